@@ -1,0 +1,154 @@
+/**
+ * Builds dist-data/v1 from sources/ and the pinned data packages.
+ * Writes into a staging folder, validates every file against schemas/, and
+ * only then swaps the folder into place; nothing invalid is ever published.
+ * No wall-clock time enters the data: the same inputs give the same bytes.
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { FIRST_YEAR, LAST_YEAR } from './config.js';
+import { progress, step } from './progress.js';
+import { stableJson } from './stable-json.js';
+import { clipToWindow, listTargets, yearsAround, type IngestedLocation, type Target } from './stages/ingest-holidays.js';
+import { cldrVersion, loadOverrides, workweeksFor } from './stages/ingest-workweeks.js';
+import { applyDayTypeRules, loadDayTypeRules } from './stages/apply-day-type-rules.js';
+import { emitBusinessDays, type LocationData } from './stages/emit-business-days.js';
+import { createAjv, validateFiles } from './stages/validate.js';
+import { emitManifest } from './stages/emit-manifest.js';
+import type { Attribution } from '../lib/schema-types.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const SOURCES = join(ROOT, 'sources');
+const require = createRequire(import.meta.url);
+const versionOf = (pkg: string) => (require(`${pkg}/package.json`) as { version: string }).version;
+
+async function ingestAll(targets: Target[], years: number[]): Promise<IngestedLocation[]> {
+  const bar = progress('ingest holidays', targets.length);
+  const workers = Math.max(1, Math.min(2, Number(process.env.BUILD_WORKERS ?? 2)));
+  const slices: Target[][] = Array.from({ length: workers }, () => []);
+  targets.forEach((t, i) => slices[i % workers].push(t));
+  const results: IngestedLocation[] = [];
+  await Promise.all(
+    slices.map(
+      (slice) =>
+        new Promise<void>((resolve, reject) => {
+          const w = new Worker(new URL('./ingest-worker.mjs', import.meta.url), { workerData: { targets: slice, years } });
+          w.on('message', (m: IngestedLocation) => {
+            results.push(m);
+            bar.tick();
+          });
+          w.on('error', reject);
+          w.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ingest worker exited with ${code}`))));
+        }),
+    ),
+  );
+  return results.sort((a, b) => (a.target.location < b.target.location ? -1 : 1));
+}
+
+function countriesWithoutData(targets: Target[]) {
+  const known = new Set(targets.map((t) => t.location));
+  const rc = JSON.parse(readFileSync(join(SOURCES, 'restcountries', 'slim-car-idd-capital.json'), 'utf8')) as {
+    countries: { cca2: string; name: string }[];
+  };
+  return rc.countries
+    .filter((c) => !known.has(c.cca2))
+    .map((c) => ({ location: c.cca2, name: c.name }))
+    .sort((a, b) => (a.location < b.location ? -1 : 1));
+}
+
+function attribution(): Attribution {
+  return {
+    dataset_license: 'Data: CC BY-SA 3.0 (inherited from date-holidays); curated tables in sources/: CC0-1.0; code: MIT',
+    sources: [
+      { name: 'date-holidays', version: versionOf('date-holidays'), url: 'https://github.com/commenthol/date-holidays', license: 'ISC (code), CC BY-SA 3.0 (data)', attribution: 'Holiday data: date-holidays by commenthol and contributors, CC BY-SA 3.0.', used_for: 'public and bank holidays, location names and time zones' },
+      { name: 'cldr-core', version: versionOf('cldr-core'), url: 'https://github.com/unicode-org/cldr-json', license: 'Unicode-3.0', attribution: 'Workweek data: Unicode CLDR, Unicode License v3.', used_for: 'weekend days per territory' },
+      { name: 'REST Countries', version: 'bfadee4f951682c29970e53677707bc558e80b74', url: 'https://gitlab.com/restcountries/restcountries', license: 'MPL-2.0', attribution: 'Country data: REST Countries (restcountries.com), Mozilla Public License 2.0.', used_for: 'ISO 3166-1 country list and names' },
+      { name: 'refdata workweek overrides', version: 'sources/workweeks/overrides.csv', url: 'https://github.com/refdata/refdata/tree/main/sources/workweeks', license: 'CC0-1.0', attribution: 'Dated workweek changes curated by refdata, each row citing its source.', used_for: 'workweek changes and gaps CLDR does not carry' },
+      { name: 'refdata day-type rules', version: 'sources/day-type-rules/rules.csv', url: 'https://github.com/refdata/refdata/tree/main/sources/day-type-rules', license: 'CC0-1.0', attribution: 'Banking and government closure rules curated by refdata, each citing its law or official page.', used_for: 'banking and government day types' },
+    ],
+  };
+}
+
+/** Writes every file under a staging folder, then swaps it in for outDir/v1. */
+function publish(outDir: string, serialized: Map<string, string>): void {
+  const staging = join(outDir, `.staging-${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  const made = new Set<string>();
+  for (const [path, text] of serialized) {
+    const file = join(staging, 'v1', path);
+    const dir = dirname(file);
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
+    writeFileSync(file, text);
+  }
+  const live = join(outDir, 'v1');
+  const previous = join(outDir, `.previous-${process.pid}`);
+  if (existsSync(live)) renameSync(live, previous);
+  renameSync(join(staging, 'v1'), live);
+  rmSync(previous, { recursive: true, force: true });
+  rmSync(staging, { recursive: true, force: true });
+}
+
+export async function build(outDir = join(ROOT, 'dist-data')): Promise<{ version: string; files: number; bytes: number }> {
+  const started = Date.now();
+  const years = yearsAround(FIRST_YEAR, LAST_YEAR);
+  step(`refdata build: ${FIRST_YEAR}-${LAST_YEAR}, date-holidays ${versionOf('date-holidays')}, cldr-core ${cldrVersion()}`);
+  const targets = listTargets();
+  const ingested = await ingestAll(targets, years);
+
+  step('[workweeks + day-type rules]');
+  const overrides = loadOverrides(join(SOURCES, 'workweeks', 'overrides.csv'));
+  const rules = loadDayTypeRules(join(SOURCES, 'day-type-rules', 'rules.csv'));
+  const holidaySource = `date-holidays ${versionOf('date-holidays')}`;
+  const locations: LocationData[] = ingested.map((loc) => {
+    const dayTypes = applyDayTypeRules(loc, rules, years, holidaySource);
+    loc.holidays = clipToWindow(loc.holidays, FIRST_YEAR, LAST_YEAR);
+    return { loc, workweeks: workweeksFor(loc.target.location, overrides), dayTypes };
+  });
+
+  step('[emit]');
+  const files = emitBusinessDays(locations, countriesWithoutData(targets), FIRST_YEAR, LAST_YEAR);
+  files.set('attribution.json', attribution());
+
+  const ajv = createAjv();
+  const bar = progress('validate', files.size);
+  validateFiles(files, ajv);
+  bar.tick(files.size);
+
+  const serialized = new Map<string, string>();
+  for (const path of [...files.keys()].sort()) serialized.set(path, stableJson(files.get(path)));
+  const counts = {
+    locations: locations.length,
+    countries: locations.filter((l) => l.loc.target.kind === 'country').length,
+    states: locations.filter((l) => l.loc.target.kind === 'state').length,
+    regions: locations.filter((l) => l.loc.target.kind === 'region').length,
+    no_holiday_data: (files.get('business-days/index.json') as { no_holiday_data: unknown[] }).no_holiday_data.length,
+    holiday_rows: locations.reduce((n, l) => n + l.loc.holidays.length, 0),
+    first_year: FIRST_YEAR,
+    last_year: LAST_YEAR,
+  };
+  const sources = {
+    'date-holidays': { version: versionOf('date-holidays'), license: 'ISC / CC BY-SA 3.0' },
+    'cldr-core': { version: versionOf('cldr-core'), license: 'Unicode-3.0' },
+  };
+  const manifest = emitManifest(serialized, sources, counts);
+  validateFiles([['manifest.json', manifest]], ajv);
+  serialized.set('manifest.json', stableJson(manifest));
+
+  step(`[publish] ${serialized.size} files`);
+  publish(outDir, serialized);
+  const bytes = [...serialized.values()].reduce((n, t) => n + Buffer.byteLength(t), 0);
+  step(`built dataset ${manifest.version}: ${serialized.size} files, ${(bytes / 1e6).toFixed(1)} MB in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  return { version: manifest.version, files: serialized.size, bytes };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  build(process.argv[2] ?? undefined).catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}
