@@ -1,0 +1,164 @@
+/**
+ * The five business-day endpoints of spec 4.1, answered from the dataset.
+ * Every parameter is checked before use; every failure is an ApiError.
+ */
+import { Hono, type Context } from 'hono';
+import {
+  addBusinessDays,
+  countBusinessDays,
+  isBusinessDay,
+  nextBusinessDay,
+  previousBusinessDay,
+  subtractBusinessDays,
+} from '../../lib/business-calendar.js';
+import { formatDate, parseDate } from '../../lib/plain-date.js';
+import type { BusinessDayCheck, BusinessDayCount, BusinessDayNext, BusinessDayShift, Holiday } from '../../lib/schema-types.js';
+import { badRequest, notFound } from '../errors.js';
+import { DAY_TYPES, isRelevant, type DatasetStore, type DayType, type LocationCalendar } from '../store.js';
+
+/** Largest `days` accepted by add and subtract. */
+export const MAX_DAYS = 10_000;
+/** Longest range accepted by count, in calendar days (ten years). */
+export const MAX_COUNT_DAYS = 3_660;
+
+const LOCATION_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,12}){0,2}$/;
+
+export interface BusinessDaysDeps {
+  store: DatasetStore;
+  /** Today's date (YYYY-MM-DD) in a time zone; injectable for tests. */
+  today: (timeZone: string) => string;
+}
+
+export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
+  const app = new Hono();
+  const rangeText = `${store.list.range.start} to ${store.list.range.end}`;
+
+  function resolveLocation(c: Context): { code: string; cal: LocationCalendar } {
+    const raw = c.req.param('location') ?? '';
+    const code = raw.toUpperCase();
+    if (!LOCATION_RE.test(raw) || !store.has(code)) {
+      const name = store.withoutData(code);
+      if (name) throw notFound('no_holiday_data', `No holiday data exists for ${code} (${name}); we do not guess a calendar made of weekends only.`, 'location');
+      throw notFound('unknown_location', `Unknown location "${raw.slice(0, 40)}": use an ISO 3166-1 alpha-2 code (US) or a region code (US-CA); GET /v1/business-days lists them.`, 'location');
+    }
+    return { code, cal: store.location(code) };
+  }
+
+  function dayType(c: Context): DayType {
+    const raw = c.req.query('type');
+    if (raw === undefined) return 'business';
+    if (!(DAY_TYPES as readonly string[]).includes(raw)) throw badRequest('invalid_type', `type must be one of ${DAY_TYPES.join(', ')}`, 'type');
+    return raw as DayType;
+  }
+
+  /** A date parameter; defaults to today in the location's time zone when `optional`. */
+  function dateParam(c: Context, name: string, code: string, optional: boolean): number {
+    const raw = c.req.query(name);
+    if (raw === undefined || raw === '') {
+      if (!optional) throw badRequest('missing_parameter', `${name} is required (YYYY-MM-DD)`, name);
+      return checkRange(parseDate(today(store.timezoneOf(code)))!, name);
+    }
+    const day = parseDate(raw);
+    if (day === undefined) throw badRequest('invalid_date', `${name} must be a real calendar date in YYYY-MM-DD form, got "${raw.slice(0, 40)}"`, name);
+    return checkRange(day, name);
+  }
+
+  function checkRange(day: number, name: string): number {
+    if (day < store.firstDay || day > store.lastDay) throw badRequest('out_of_range', `${name} ${formatDate(day)} is outside the served range ${rangeText}`, name);
+    return day;
+  }
+
+  function daysParam(c: Context): number {
+    const raw = c.req.query('days');
+    if (raw === undefined || raw === '') throw badRequest('missing_parameter', 'days is required: a positive integer', 'days');
+    if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1) throw badRequest('invalid_days', `days must be a positive integer, got "${raw.slice(0, 40)}"`, 'days');
+    const days = Number(raw);
+    if (days > MAX_DAYS) throw badRequest('invalid_days', `days must be at most ${MAX_DAYS}, got ${raw}`, 'days');
+    return days;
+  }
+
+  function beyondRange(what: string): never {
+    throw badRequest('out_of_range', `${what} lies outside the served range ${rangeText}`);
+  }
+
+  function pickHoliday(list: Holiday[], type: DayType): Holiday | null {
+    return list.find((h) => h.closes.includes(type)) ?? list.find((h) => isRelevant(h, type)) ?? list[0] ?? null;
+  }
+
+  app.get('/:location', (c) => {
+    const { code, cal } = resolveLocation(c);
+    const type = dayType(c);
+    const day = dateParam(c, 'date', code, true);
+    const bc = cal.calendar(type);
+    const open = isBusinessDay(bc, day);
+    const body: BusinessDayCheck = {
+      date: formatDate(day),
+      location: code,
+      type,
+      is_business_day: open,
+      workweek: cal.workweekOn(day),
+      holiday: pickHoliday(cal.holidaysOn(day), type),
+    };
+    if (!open) {
+      body.reason = isBusinessDay(cal.workday, day) ? 'holiday' : 'weekend';
+      const next = nextBusinessDay(bc, day);
+      const prev = previousBusinessDay(bc, day);
+      if (next !== undefined) body.next_business_day = formatDate(next);
+      if (prev !== undefined) body.prev_business_day = formatDate(prev);
+    }
+    return c.json(body);
+  });
+
+  const shift = (direction: 1 | -1) => (c: Context) => {
+    const { code, cal } = resolveLocation(c);
+    const type = dayType(c);
+    const start = dateParam(c, 'start', code, true);
+    const days = daysParam(c);
+    const bc = cal.calendar(type);
+    const result = direction === 1 ? addBusinessDays(bc, start, days) : subtractBusinessDays(bc, start, days);
+    if (result === undefined) beyondRange(`The result of ${direction === 1 ? 'adding' : 'subtracting'} ${days} business days`);
+    const body: BusinessDayShift = { start: formatDate(start), days, result: formatDate(result), location: code, type, workweek: cal.workweekOn(result) };
+    return c.json(body);
+  };
+  app.get('/:location/add', shift(1));
+  app.get('/:location/subtract', shift(-1));
+
+  app.get('/:location/count', (c) => {
+    const { code, cal } = resolveLocation(c);
+    const type = dayType(c);
+    const start = dateParam(c, 'start', code, false);
+    const end = dateParam(c, 'end', code, false);
+    if (end < start) throw badRequest('invalid_range', `end ${formatDate(end)} is before start ${formatDate(start)}`, 'end');
+    const total = end - start + 1;
+    if (total > MAX_COUNT_DAYS) throw badRequest('range_too_large', `count covers at most ${MAX_COUNT_DAYS} days; this range has ${total}`, 'end');
+    const business = countBusinessDays(cal.calendar(type), start, end);
+    const workdays = countBusinessDays(cal.workday, start, end);
+    const holidayList: Holiday[] = [];
+    for (let d = start; d <= end; d++) for (const h of cal.holidaysOn(d)) if (isRelevant(h, type)) holidayList.push(h);
+    const body: BusinessDayCount = {
+      start: formatDate(start),
+      end: formatDate(end),
+      total_days: total,
+      business_days: business,
+      weekend_days: total - workdays,
+      holidays: workdays - business,
+      holiday_list: holidayList,
+      location: code,
+      type,
+      workweek: cal.workweekOn(end),
+    };
+    return c.json(body);
+  });
+
+  app.get('/:location/next', (c) => {
+    const { code, cal } = resolveLocation(c);
+    const type = dayType(c);
+    const from = dateParam(c, 'from', code, true);
+    const next = nextBusinessDay(cal.calendar(type), from);
+    if (next === undefined) beyondRange(`The next business day after ${formatDate(from)}`);
+    const body: BusinessDayNext = { from: formatDate(from), next: formatDate(next), days_until: next - from, location: code, type };
+    return c.json(body);
+  });
+
+  return app;
+}

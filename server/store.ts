@@ -1,0 +1,131 @@
+/**
+ * The lookup layer's view of dist-data: the location list at start, and each
+ * location's calendars built lazily on first use (prefix sums per day type),
+ * so memory grows only with the locations actually asked for.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildBusinessCalendar, type BusinessCalendar } from '../lib/business-calendar.js';
+import { parseDate, weekdayIndex, WEEKDAYS } from '../lib/plain-date.js';
+import { workweekOn, type WorkweekSpan } from '../lib/workweek.js';
+import type { BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear, Holiday, Manifest } from '../lib/schema-types.js';
+
+export type DayType = 'business' | 'banking' | 'government';
+export const DAY_TYPES: readonly DayType[] = ['business', 'banking', 'government'];
+
+/** Holiday types that count for a day type, besides rows whose `closes` names it. */
+const RELEVANT: Record<DayType, readonly Holiday['type'][]> = {
+  business: ['public'],
+  banking: ['public', 'bank'],
+  government: ['public', 'government'],
+};
+
+export function isRelevant(h: Holiday, type: DayType): boolean {
+  return h.closes.includes(type) || RELEVANT[type].includes(h.type);
+}
+
+export class LocationCalendar {
+  readonly firstDay: number;
+  readonly lastDay: number;
+  readonly spans: WorkweekSpan[];
+  /** Holidays by day offset from firstDay. */
+  readonly holidays = new Map<number, Holiday[]>();
+  /** 1 where the day is inside the workweek; prefix sums of it. */
+  readonly workday: BusinessCalendar;
+  private readonly calendars = new Map<DayType, BusinessCalendar>();
+
+  constructor(readonly meta: BusinessDaysLocation, years: BusinessDaysYear[]) {
+    this.firstDay = parseDate(meta.range.start)!;
+    this.lastDay = parseDate(meta.range.end)!;
+    this.spans = meta.workweeks.map((w) => ({
+      from: w.from === null ? null : parseDate(w.from)!,
+      until: w.until === null ? null : parseDate(w.until)!,
+      days: w.workweek,
+    }));
+    for (const y of years) {
+      for (const h of y.holidays) {
+        const offset = parseDate(h.date)! - this.firstDay;
+        const list = this.holidays.get(offset);
+        if (list) list.push(h);
+        else this.holidays.set(offset, [h]);
+      }
+    }
+    const open = new Uint8Array(this.lastDay - this.firstDay + 1);
+    for (let i = 0; i < open.length; i++) {
+      const day = this.firstDay + i;
+      open[i] = workweekOn(this.spans, day).includes(WEEKDAYS[weekdayIndex(day)]) ? 1 : 0;
+    }
+    this.workday = buildBusinessCalendar(this.firstDay, open);
+  }
+
+  /** Business-day calendar for a day type, built on first use. */
+  calendar(type: DayType): BusinessCalendar {
+    let cal = this.calendars.get(type);
+    if (!cal) {
+      const open = Uint8Array.from(this.workday.open);
+      for (const [offset, list] of this.holidays) {
+        if (list.some((h) => h.closes.includes(type))) open[offset] = 0;
+      }
+      cal = buildBusinessCalendar(this.firstDay, open);
+      this.calendars.set(type, cal);
+    }
+    return cal;
+  }
+
+  holidaysOn(day: number): Holiday[] {
+    return this.holidays.get(day - this.firstDay) ?? [];
+  }
+
+  workweekOn(day: number) {
+    return workweekOn(this.spans, day);
+  }
+}
+
+export class DatasetStore {
+  readonly list: BusinessDaysLocations;
+  readonly manifest: Manifest;
+  readonly firstDay: number;
+  readonly lastDay: number;
+  private readonly known: Map<string, BusinessDaysLocations['locations'][number]>;
+  private readonly noData: Map<string, string>;
+  private readonly loaded = new Map<string, LocationCalendar>();
+
+  constructor(readonly root: string) {
+    this.manifest = this.readJson('manifest.json');
+    this.list = this.readJson('business-days/index.json');
+    this.firstDay = parseDate(this.list.range.start)!;
+    this.lastDay = parseDate(this.list.range.end)!;
+    this.known = new Map(this.list.locations.map((l) => [l.location, l]));
+    this.noData = new Map(this.list.no_holiday_data.map((l) => [l.location, l.name]));
+  }
+
+  private readJson<T>(path: string): T {
+    return JSON.parse(readFileSync(join(this.root, 'v1', path), 'utf8')) as T;
+  }
+
+  has(code: string): boolean {
+    return this.known.has(code);
+  }
+
+  /** Name of a country that exists but has no holiday data, if `code` is one. */
+  withoutData(code: string): string | undefined {
+    return this.noData.get(code);
+  }
+
+  /** Loads a known location; the code must have passed `has` (paths are never built from raw input). */
+  location(code: string): LocationCalendar {
+    let cal = this.loaded.get(code);
+    if (!cal) {
+      if (!this.known.has(code)) throw new Error(`unknown location ${code}`);
+      const meta = this.readJson<BusinessDaysLocation>(`business-days/${code}/index.json`);
+      const years = meta.years.map((y) => this.readJson<BusinessDaysYear>(`business-days/${code}/${y}.json`));
+      cal = new LocationCalendar(meta, years);
+      this.loaded.set(code, cal);
+    }
+    return cal;
+  }
+
+  timezoneOf(code: string): string {
+    return this.known.get(code)!.timezone;
+  }
+}
