@@ -9,24 +9,14 @@ export interface Attribution {
   /**
    * @minItems 1
    */
-  sources: [
-    {
-      name: string;
-      version: string;
-      url: string;
-      license: string;
-      attribution: string;
-      used_for: string;
-    },
-    ...{
-      name: string;
-      version: string;
-      url: string;
-      license: string;
-      attribution: string;
-      used_for: string;
-    }[]
-  ];
+  sources: {
+    name: string;
+    version: string;
+    url: string;
+    license: string;
+    attribution: string;
+    used_for: string;
+  }[];
 }
 
 // business-day-check.schema.json
@@ -225,20 +215,12 @@ export interface BusinessDaysLocation {
   /**
    * @minItems 1
    */
-  workweeks: [
-    {
-      from: string | null;
-      until: string | null;
-      workweek: Workweek;
-      source: string;
-    },
-    ...{
-      from: string | null;
-      until: string | null;
-      workweek: Workweek;
-      source: string;
-    }[]
-  ];
+  workweeks: {
+    from: string | null;
+    until: string | null;
+    workweek: Workweek;
+    source: string;
+  }[];
   day_types: {
     business: DayTypeCoverage;
     banking: DayTypeCoverage;
@@ -247,7 +229,7 @@ export interface BusinessDaysLocation {
   /**
    * @minItems 1
    */
-  years: [number, ...number[]];
+  years: number[];
 }
 export interface Range {
   /**

@@ -14,6 +14,7 @@ import { stableJson } from './stable-json.js';
 import { clipToWindow, listTargets, yearsAround, type IngestedLocation, type Target } from './stages/ingest-holidays.js';
 import { cldrVersion, loadOverrides, workweeksFor } from './stages/ingest-workweeks.js';
 import { applyDayTypeRules, loadDayTypeRules } from './stages/apply-day-type-rules.js';
+import { applyCorrections, checkAllUsed, loadCorrections, type Correction } from './stages/apply-corrections.js';
 import { emitBusinessDays, type LocationData } from './stages/emit-business-days.js';
 import { createAjv, validateFiles } from './stages/validate.js';
 import { emitManifest } from './stages/emit-manifest.js';
@@ -65,8 +66,9 @@ function attribution(): Attribution {
       { name: 'date-holidays', version: versionOf('date-holidays'), url: 'https://github.com/commenthol/date-holidays', license: 'ISC (code), CC BY-SA 3.0 (data)', attribution: 'Holiday data: date-holidays by commenthol and contributors, CC BY-SA 3.0.', used_for: 'public and bank holidays, location names and time zones' },
       { name: 'cldr-core', version: versionOf('cldr-core'), url: 'https://github.com/unicode-org/cldr-json', license: 'Unicode-3.0', attribution: 'Workweek data: Unicode CLDR, Unicode License v3.', used_for: 'weekend days per territory' },
       { name: 'REST Countries', version: 'bfadee4f951682c29970e53677707bc558e80b74', url: 'https://gitlab.com/restcountries/restcountries', license: 'MPL-2.0', attribution: 'Country data: REST Countries (restcountries.com), Mozilla Public License 2.0.', used_for: 'ISO 3166-1 country list and names' },
-      { name: 'refdata workweek overrides', version: 'sources/workweeks/overrides.csv', url: 'https://github.com/refdata/refdata/tree/main/sources/workweeks', license: 'CC0-1.0', attribution: 'Dated workweek changes curated by refdata, each row citing its source.', used_for: 'workweek changes and gaps CLDR does not carry' },
-      { name: 'refdata day-type rules', version: 'sources/day-type-rules/rules.csv', url: 'https://github.com/refdata/refdata/tree/main/sources/day-type-rules', license: 'CC0-1.0', attribution: 'Banking and government closure rules curated by refdata, each citing its law or official page.', used_for: 'banking and government day types' },
+      { name: 'refdata workweek overrides', version: 'sources/workweeks/overrides.csv', url: 'sources/workweeks/', license: 'CC0-1.0', attribution: 'Dated workweek changes curated by refdata, each row citing its source.', used_for: 'workweek changes and gaps CLDR does not carry' },
+      { name: 'refdata holiday corrections', version: 'sources/holiday-corrections/corrections.csv', url: 'sources/holiday-corrections/', license: 'CC0-1.0', attribution: 'Corrections to date-holidays curated by refdata, each citing an official calendar.', used_for: 'missing or wrong holidays, announced one-off closures' },
+      { name: 'refdata day-type rules', version: 'sources/day-type-rules/rules.csv', url: 'sources/day-type-rules/', license: 'CC0-1.0', attribution: 'Banking and government closure rules curated by refdata, each citing its law or official page.', used_for: 'banking and government day types' },
     ],
   };
 }
@@ -100,15 +102,19 @@ export async function build(outDir = join(ROOT, 'dist-data')): Promise<{ version
   const targets = listTargets();
   const ingested = await ingestAll(targets, years);
 
-  step('[workweeks + day-type rules]');
+  step('[corrections + workweeks + day-type rules]');
+  const corrections = loadCorrections(join(SOURCES, 'holiday-corrections', 'corrections.csv'));
+  const usedCorrections = new Set<Correction>();
   const overrides = loadOverrides(join(SOURCES, 'workweeks', 'overrides.csv'));
   const rules = loadDayTypeRules(join(SOURCES, 'day-type-rules', 'rules.csv'));
   const holidaySource = `date-holidays ${versionOf('date-holidays')}`;
   const locations: LocationData[] = ingested.map((loc) => {
+    applyCorrections(loc, corrections, usedCorrections);
     const dayTypes = applyDayTypeRules(loc, rules, years, holidaySource);
     loc.holidays = clipToWindow(loc.holidays, FIRST_YEAR, LAST_YEAR);
     return { loc, workweeks: workweeksFor(loc.target.location, overrides), dayTypes };
   });
+  checkAllUsed(corrections, usedCorrections);
 
   step('[emit]');
   const files = emitBusinessDays(locations, countriesWithoutData(targets), FIRST_YEAR, LAST_YEAR);

@@ -23,6 +23,7 @@ export async function generateTypes(): Promise<string> {
       additionalProperties: false,
       declareExternallyReferenced: true,
       format: true,
+      ignoreMinAndMaxItems: true,
     });
     // Each referenced schema is declared in every file that uses it; keep the first.
     ts = ts.replace(/export interface (\w+)[^]*?\n}\n|export type (\w+) = [^;]*;\n/g, (block, a, b) => {

@@ -1,0 +1,99 @@
+/**
+ * Stage: apply sources/holiday-corrections/corrections.csv, the cited fixes
+ * to date-holidays (missing substitute days, wrong substitutes, announced
+ * one-off closures, better English names). Fails when a row matches nothing.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { formatDate, parseDate, weekdayName } from '../../lib/plain-date.js';
+import type { Holiday } from '../../lib/schema-types.js';
+import { compareHolidays, type IngestedLocation } from './ingest-holidays.js';
+
+export interface Correction {
+  location: string;
+  action: 'add' | 'remove' | 'rename' | 'observe-sunday-on-monday' | 'add-day-before';
+  date: string;
+  type: Holiday['type'];
+  name: string;
+  new_name: string;
+  source: string;
+  note: string;
+}
+
+const ACTIONS = new Set(['add', 'remove', 'rename', 'observe-sunday-on-monday', 'add-day-before']);
+const CLOSES: Record<Holiday['type'], Holiday['closes']> = {
+  public: ['business', 'banking', 'government'],
+  bank: ['banking'],
+  government: ['government'],
+};
+
+export function loadCorrections(csvPath: string): Correction[] {
+  const rows = parse(readFileSync(csvPath, 'utf8'), { columns: true, skip_empty_lines: true, trim: true }) as Correction[];
+  rows.forEach((r, i) => {
+    const where = `${csvPath} row ${i + 2}`;
+    if (!ACTIONS.has(r.action)) throw new Error(`${where}: unknown action "${r.action}"`);
+    if (!(r.type in CLOSES)) throw new Error(`${where}: bad type "${r.type}"`);
+    if (r.date !== '' && parseDate(r.date) === undefined) throw new Error(`${where}: bad date "${r.date}"`);
+    if (r.action === 'add' && r.date === '') throw new Error(`${where}: add needs a date`);
+    if ((r.action === 'rename' || r.action === 'add-day-before') && !r.new_name) throw new Error(`${where}: ${r.action} needs new_name`);
+    if (!/^https?:\/\//.test(r.source)) throw new Error(`${where}: every correction needs a source URL`);
+  });
+  return rows;
+}
+
+function newHoliday(date: string, name: string, type: Holiday['type'], observedFor: string | null): Holiday {
+  return { date, name, local_name: name, type, closes: [...CLOSES[type]], substitute: observedFor !== null, observed_for: observedFor, partial: false };
+}
+
+/** Applies one correction in place; returns how many rows it touched. */
+function applyOne(holidays: Holiday[], c: Correction): number {
+  const matches = holidays.filter((h) => h.name === c.name && (c.date === '' || h.date === c.date));
+  switch (c.action) {
+    case 'add':
+      holidays.push(newHoliday(c.date, c.name, c.type, null));
+      return 1;
+    case 'remove':
+      for (const h of matches) holidays.splice(holidays.indexOf(h), 1);
+      return matches.length;
+    case 'rename':
+      for (const h of matches) h.name = c.new_name;
+      return matches.length;
+    case 'observe-sunday-on-monday': {
+      let n = 0;
+      for (const h of matches) {
+        const day = parseDate(h.date)!;
+        if (weekdayName(day) !== 'sunday') continue;
+        holidays.push(newHoliday(formatDate(day + 1), `${h.name} (observed)`, c.type, h.date));
+        n++;
+      }
+      return matches.length > 0 ? Math.max(n, 1) : 0;
+    }
+    case 'add-day-before': {
+      const dates = new Set(matches.map((h) => h.date));
+      let n = 0;
+      for (const d of [...dates].sort()) {
+        const before = formatDate(parseDate(d)! - 1);
+        if (dates.has(before)) continue; // not the first day of a multi-day holiday
+        holidays.push(newHoliday(before, c.new_name, c.type, null));
+        n++;
+      }
+      return n;
+    }
+  }
+}
+
+/** Applies every correction for this location (rows on its country or state included). */
+export function applyCorrections(loc: IngestedLocation, corrections: Correction[], used: Set<Correction>): void {
+  const code = loc.target.location;
+  for (const c of corrections) {
+    if (code !== c.location && !code.startsWith(`${c.location}-`)) continue;
+    if (applyOne(loc.holidays, c) > 0) used.add(c);
+  }
+  loc.holidays.sort(compareHolidays);
+}
+
+/** Throws when a correction matched nothing in the location it names. */
+export function checkAllUsed(corrections: Correction[], used: Set<Correction>): void {
+  const unused = corrections.filter((c) => !used.has(c));
+  if (unused.length) throw new Error(`corrections that matched nothing (upstream changed?):\n  ${unused.map((c) => `${c.location} ${c.action} ${c.date} ${c.name}`).join('\n  ')}`);
+}
