@@ -21,7 +21,6 @@ import { emitManifest } from './stages/emit-manifest.js';
 import type { Attribution } from '../lib/schema-types.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const SOURCES = join(ROOT, 'sources');
 const require = createRequire(import.meta.url);
 const versionOf = (pkg: string) => (require(`${pkg}/package.json`) as { version: string }).version;
 
@@ -48,9 +47,9 @@ async function ingestAll(targets: Target[], years: number[]): Promise<IngestedLo
   return results.sort((a, b) => (a.target.location < b.target.location ? -1 : 1));
 }
 
-function countriesWithoutData(targets: Target[]) {
+function countriesWithoutData(targets: Target[], sourcesDir: string) {
   const known = new Set(targets.map((t) => t.location));
-  const rc = JSON.parse(readFileSync(join(SOURCES, 'restcountries', 'slim-car-idd-capital.json'), 'utf8')) as {
+  const rc = JSON.parse(readFileSync(join(sourcesDir, 'restcountries', 'slim-car-idd-capital.json'), 'utf8')) as {
     countries: { cca2: string; name: string }[];
   };
   return rc.countries
@@ -95,18 +94,27 @@ function publish(outDir: string, serialized: Map<string, string>): void {
   rmSync(staging, { recursive: true, force: true });
 }
 
-export async function build(outDir = join(ROOT, 'dist-data')): Promise<{ version: string; files: number; bytes: number }> {
+export interface BuildOptions {
+  outDir?: string;
+  sourcesDir?: string;
+}
+
+export async function build({
+  outDir = join(ROOT, 'dist-data'),
+  sourcesDir = join(ROOT, 'sources'),
+}: BuildOptions = {}): Promise<{ version: string; files: number; bytes: number }> {
   const started = Date.now();
   const years = yearsAround(FIRST_YEAR, LAST_YEAR);
   step(`refdata build: ${FIRST_YEAR}-${LAST_YEAR}, date-holidays ${versionOf('date-holidays')}, cldr-core ${cldrVersion()}`);
+  // Curated tables first: a bad row fails the build before the long ingest.
+  const corrections = loadCorrections(join(sourcesDir, 'holiday-corrections', 'corrections.csv'));
+  const overrides = loadOverrides(join(sourcesDir, 'workweeks', 'overrides.csv'));
+  const rules = loadDayTypeRules(join(sourcesDir, 'day-type-rules', 'rules.csv'));
   const targets = listTargets();
   const ingested = await ingestAll(targets, years);
 
   step('[corrections + workweeks + day-type rules]');
-  const corrections = loadCorrections(join(SOURCES, 'holiday-corrections', 'corrections.csv'));
   const usedCorrections = new Set<Correction>();
-  const overrides = loadOverrides(join(SOURCES, 'workweeks', 'overrides.csv'));
-  const rules = loadDayTypeRules(join(SOURCES, 'day-type-rules', 'rules.csv'));
   const holidaySource = `date-holidays ${versionOf('date-holidays')}`;
   const locations: LocationData[] = ingested.map((loc) => {
     applyCorrections(loc, corrections, usedCorrections);
@@ -117,7 +125,7 @@ export async function build(outDir = join(ROOT, 'dist-data')): Promise<{ version
   checkAllUsed(corrections, usedCorrections);
 
   step('[emit]');
-  const files = emitBusinessDays(locations, countriesWithoutData(targets), FIRST_YEAR, LAST_YEAR);
+  const files = emitBusinessDays(locations, countriesWithoutData(targets, sourcesDir), FIRST_YEAR, LAST_YEAR);
   files.set('attribution.json', attribution());
 
   const ajv = createAjv();
@@ -153,7 +161,7 @@ export async function build(outDir = join(ROOT, 'dist-data')): Promise<{ version
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  build(process.argv[2] ?? undefined).catch((err: unknown) => {
+  build({ outDir: process.argv[2] }).catch((err: unknown) => {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
   });

@@ -10,5 +10,5 @@ import { build } from '../pipeline/run.js';
 export default async function setup() {
   const dir = join(import.meta.dirname, '..', 'dist-data');
   if (process.env.REFDATA_SKIP_BUILD === '1' && existsSync(join(dir, 'v1', 'manifest.json'))) return;
-  await build(dir);
+  await build({ outDir: dir });
 }

@@ -44,8 +44,15 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     return { code, cal: store.location(code) };
   }
 
+  /** One query parameter; a repeated one is ambiguous and rejected. */
+  function query(c: Context, name: string): string | undefined {
+    const all = c.req.queries(name);
+    if (all && all.length > 1) throw badRequest('duplicate_parameter', `${name} is given ${all.length} times; give it once`, name);
+    return all?.[0];
+  }
+
   function dayType(c: Context): DayType {
-    const raw = c.req.query('type');
+    const raw = query(c, 'type');
     if (raw === undefined) return 'business';
     if (!(DAY_TYPES as readonly string[]).includes(raw)) throw badRequest('invalid_type', `type must be one of ${DAY_TYPES.join(', ')}`, 'type');
     return raw as DayType;
@@ -53,7 +60,7 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
 
   /** A date parameter; defaults to today in the location's time zone when `optional`. */
   function dateParam(c: Context, name: string, code: string, optional: boolean): number {
-    const raw = c.req.query(name);
+    const raw = query(c, name);
     if (raw === undefined || raw === '') {
       if (!optional) throw badRequest('missing_parameter', `${name} is required (YYYY-MM-DD)`, name);
       return checkRange(parseDate(today(store.timezoneOf(code)))!, name);
@@ -69,7 +76,7 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   }
 
   function daysParam(c: Context): number {
-    const raw = c.req.query('days');
+    const raw = query(c, 'days');
     if (raw === undefined || raw === '') throw badRequest('missing_parameter', 'days is required: a positive integer', 'days');
     if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1) throw badRequest('invalid_days', `days must be a positive integer, got "${raw.slice(0, 40)}"`, 'days');
     const days = Number(raw);

@@ -1,0 +1,131 @@
+/**
+ * Artifact checks on the built dataset: every file validates against its
+ * schema, the manifest matches the files byte for byte, no duplicates, no
+ * leftovers; a second build gives identical bytes; bad sources fail closed.
+ */
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build } from '../pipeline/run.js';
+import { createAjv, schemaFor, validateFiles } from '../pipeline/stages/validate.js';
+import { sha256 } from '../pipeline/stages/emit-manifest.js';
+import { DATA_DIR } from './helpers.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const V1 = join(DATA_DIR, 'v1');
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+
+const files = walk(V1).map((p) => relative(V1, p).split('\\').join('/')).sort();
+const manifest = JSON.parse(readFileSync(join(V1, 'manifest.json'), 'utf8'));
+
+describe('dist-data artifacts', () => {
+  it('every file has a schema and validates against it', () => {
+    const ajv = createAjv();
+    const docs: [string, unknown][] = files.map((f) => [f, JSON.parse(readFileSync(join(V1, f), 'utf8'))]);
+    for (const [f] of docs) expect(schemaFor(f), f).toBeDefined();
+    expect(validateFiles(docs, ajv)).toBe(files.length);
+  });
+
+  it('the manifest lists exactly the other files, with their sha256 and size', () => {
+    const listed = Object.keys(manifest.files).sort();
+    expect(listed).toEqual(files.filter((f) => f !== 'manifest.json'));
+    for (const f of listed) {
+      const bytes = readFileSync(join(V1, f));
+      expect(manifest.files[f].sha256, f).toBe(sha256(bytes.toString('utf8')));
+      expect(manifest.files[f].bytes, f).toBe(bytes.length);
+    }
+    const version = sha256(listed.map((f) => `${manifest.files[f].sha256}  ${f}\n`).join('')).slice(0, 16);
+    expect(manifest.version).toBe(version);
+  });
+
+  it('counts match the files: 628 locations (207 countries, 364 states, 57 regions), 2000-2045', () => {
+    const list = JSON.parse(readFileSync(join(V1, 'business-days', 'index.json'), 'utf8'));
+    expect(manifest.counts).toMatchObject({ locations: 628, countries: 207, states: 364, regions: 57, first_year: 2000, last_year: 2045 });
+    expect(list.locations.length).toBe(manifest.counts.locations);
+    expect(list.no_holiday_data.length).toBe(manifest.counts.no_holiday_data);
+    const years = manifest.counts.last_year - manifest.counts.first_year + 1;
+    expect(files.filter((f) => /^business-days\/[^/]+\/\d{4}\.json$/.test(f)).length).toBe(628 * years);
+    const known = new Set(list.locations.map((l: { location: string }) => l.location));
+    for (const c of ['AF', 'IQ', 'JO', 'KW', 'QA', 'NP']) {
+      expect(known.has(c), c).toBe(false);
+      expect(list.no_holiday_data.map((l: { location: string }) => l.location)).toContain(c);
+    }
+  });
+
+  it('the README states the coverage the manifest counts', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const n of [manifest.counts.locations, manifest.counts.countries, manifest.counts.states, manifest.counts.regions, manifest.counts.no_holiday_data]) {
+      expect(readme).toContain(String(n));
+    }
+    expect(readme).toContain(`${manifest.counts.first_year}-01-01 to ${manifest.counts.last_year}-12-31`);
+  });
+
+  it('year files hold their own year, sorted, with no duplicate rows', () => {
+    for (const f of files.filter((x) => /\/\d{4}\.json$/.test(x))) {
+      const doc = JSON.parse(readFileSync(join(V1, f), 'utf8'));
+      const keys = doc.holidays.map((h: any) => `${h.date}|${h.type}|${h.name}`);
+      expect(new Set(keys).size, f).toBe(keys.length);
+      expect(doc.holidays.every((h: any) => h.date.startsWith(`${doc.year}-`)), f).toBe(true);
+      expect([...doc.holidays.map((h: any) => h.date)].sort(), f).toEqual(doc.holidays.map((h: any) => h.date));
+    }
+  });
+
+  it('leaves no staging or previous folders behind', () => {
+    expect(readdirSync(DATA_DIR).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('the attribution file names every source with its license', () => {
+    const attribution = JSON.parse(readFileSync(join(V1, 'attribution.json'), 'utf8'));
+    const names = attribution.sources.map((s: { name: string }) => s.name);
+    expect(names).toEqual(expect.arrayContaining(['date-holidays', 'cldr-core', 'REST Countries']));
+    for (const s of attribution.sources) expect(s.license.length).toBeGreaterThan(2);
+  });
+
+  it('lib/schema-types.ts is generated from the current schemas', () => {
+    execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'gen-types.ts'), '--check'], { cwd: ROOT, stdio: 'pipe' });
+  });
+});
+
+describe('the build', () => {
+  it('gives byte-identical output for the same inputs', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'refdata-build-'));
+    try {
+      const again = await build({ outDir: out });
+      expect(again.version).toBe(manifest.version);
+      expect(readFileSync(join(out, 'v1', 'manifest.json'), 'utf8')).toBe(readFileSync(join(V1, 'manifest.json'), 'utf8'));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('fails closed on a bad source row and leaves the published data untouched', async () => {
+    const sources = mkdtempSync(join(tmpdir(), 'refdata-sources-'));
+    const out = mkdtempSync(join(tmpdir(), 'refdata-out-'));
+    try {
+      cpSync(join(ROOT, 'sources'), sources, { recursive: true });
+      writeFileSync(join(out, 'sentinel'), 'published');
+      const csv = join(sources, 'workweeks', 'overrides.csv');
+      writeFileSync(csv, `${readFileSync(csv, 'utf8')}XX,2020-01-01,2019-01-01,monday,https://example.org,until before from\n`);
+      await expect(build({ outDir: out, sourcesDir: sources })).rejects.toThrow(/until before from/);
+      expect(readdirSync(out)).toEqual(['sentinel']);
+    } finally {
+      rmSync(sources, { recursive: true, force: true });
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('the validation gate rejects a document that breaks its schema', () => {
+    expect(() => validateFiles([['business-days/US/2026.json', { location: 'US', year: 2026, holidays: [{ date: '2026-13-01' }] }]])).toThrow(/validation failed/);
+    expect(() => validateFiles([['business-days/../../etc.json', {}]])).toThrow(/no schema/);
+  });
+});
+
+it('dist-data exists', () => expect(existsSync(V1)).toBe(true));
