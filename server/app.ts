@@ -17,6 +17,11 @@ export interface AppOptions {
   now?: () => Date;
 }
 
+/** The request target (path and query) of an absolute URL. */
+function pathAndQuery(url: string): string {
+  return url.slice(url.indexOf('/', url.indexOf('//') + 2));
+}
+
 export function todayIn(timeZone: string, now: Date): string {
   // en-CA formats as YYYY-MM-DD.
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
@@ -25,8 +30,12 @@ export function todayIn(timeZone: string, now: Date): string {
 export function createApp({ store, now = () => new Date() }: AppOptions) {
   const app = new Hono();
 
+  const version = store.manifest.version;
   app.use('*', async (c, next) => {
-    if (c.req.url.length - new URL(c.req.url).origin.length > MAX_URL_LENGTH) {
+    // Set before the handler runs: touching headers of a finished response
+    // would force @hono/node-server off its fast path.
+    c.header('X-Dataset-Version', version);
+    if (c.req.url.length > MAX_URL_LENGTH + 200 && pathAndQuery(c.req.url).length > MAX_URL_LENGTH) {
       throw new ApiError(414, 'uri_too_long', `The request target is longer than ${MAX_URL_LENGTH} characters`);
     }
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
@@ -34,7 +43,6 @@ export function createApp({ store, now = () => new Date() }: AppOptions) {
       throw new ApiError(405, 'method_not_allowed', `${c.req.method} is not allowed: this API is read-only (GET, HEAD)`);
     }
     await next();
-    c.header('X-Dataset-Version', store.manifest.version);
   });
 
   app.get('/v1/business-days', (c) => c.json(store.list));

@@ -30,6 +30,9 @@ export class LocationCalendar {
   readonly spans: WorkweekSpan[];
   /** Holidays by day offset from firstDay. */
   readonly holidays = new Map<number, Holiday[]>();
+  /** Every holiday in date order, with its day number alongside, for range queries. */
+  private readonly ordered: Holiday[] = [];
+  private readonly orderedDays: number[] = [];
   /** 1 where the day is inside the workweek; prefix sums of it. */
   readonly workday: BusinessCalendar;
   private readonly calendars = new Map<DayType, BusinessCalendar>();
@@ -44,7 +47,10 @@ export class LocationCalendar {
     }));
     for (const y of years) {
       for (const h of y.holidays) {
-        const offset = parseDate(h.date)! - this.firstDay;
+        const day = parseDate(h.date)!;
+        const offset = day - this.firstDay;
+        this.ordered.push(h);
+        this.orderedDays.push(day);
         const list = this.holidays.get(offset);
         if (list) list.push(h);
         else this.holidays.set(offset, [h]);
@@ -70,6 +76,21 @@ export class LocationCalendar {
       this.calendars.set(type, cal);
     }
     return cal;
+  }
+
+  /** Holidays dated within [start, end], in date order (binary search, no day loop). */
+  holidaysBetween(start: number, end: number): Holiday[] {
+    const lower = (target: number) => {
+      let lo = 0;
+      let hi = this.orderedDays.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.orderedDays[mid] < target) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    return this.ordered.slice(lower(start), lower(end + 1));
   }
 
   holidaysOn(day: number): Holiday[] {

@@ -21,6 +21,8 @@ export const MAX_DAYS = 10_000;
 /** Longest range accepted by count, in calendar days (ten years). */
 export const MAX_COUNT_DAYS = 3_660;
 
+type Query = Record<string, string[]>;
+
 const LOCATION_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,12}){0,2}$/;
 
 export interface BusinessDaysDeps {
@@ -33,7 +35,8 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   const app = new Hono();
   const rangeText = `${store.list.range.start} to ${store.list.range.end}`;
 
-  function resolveLocation(c: Context): { code: string; cal: LocationCalendar } {
+  /** The location and the parsed query string (parsed once per request). */
+  function resolveLocation(c: Context): { code: string; cal: LocationCalendar; q: Query } {
     const raw = c.req.param('location') ?? '';
     const code = raw.toUpperCase();
     if (!LOCATION_RE.test(raw) || !store.has(code)) {
@@ -41,26 +44,26 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
       if (name) throw notFound('no_holiday_data', `No holiday data exists for ${code} (${name}); we do not guess a calendar made of weekends only.`, 'location');
       throw notFound('unknown_location', `Unknown location "${raw.slice(0, 40)}": use an ISO 3166-1 alpha-2 code (US) or a region code (US-CA); GET /v1/business-days lists them.`, 'location');
     }
-    return { code, cal: store.location(code) };
+    return { code, cal: store.location(code), q: c.req.queries() };
   }
 
   /** One query parameter; a repeated one is ambiguous and rejected. */
-  function query(c: Context, name: string): string | undefined {
-    const all = c.req.queries(name);
+  function query(q: Query, name: string): string | undefined {
+    const all = q[name];
     if (all && all.length > 1) throw badRequest('duplicate_parameter', `${name} is given ${all.length} times; give it once`, name);
     return all?.[0];
   }
 
-  function dayType(c: Context): DayType {
-    const raw = query(c, 'type');
+  function dayType(q: Query): DayType {
+    const raw = query(q, 'type');
     if (raw === undefined) return 'business';
     if (!(DAY_TYPES as readonly string[]).includes(raw)) throw badRequest('invalid_type', `type must be one of ${DAY_TYPES.join(', ')}`, 'type');
     return raw as DayType;
   }
 
   /** A date parameter; defaults to today in the location's time zone when `optional`. */
-  function dateParam(c: Context, name: string, code: string, optional: boolean): number {
-    const raw = query(c, name);
+  function dateParam(q: Query, name: string, code: string, optional: boolean): number {
+    const raw = query(q, name);
     if (raw === undefined || raw === '') {
       if (!optional) throw badRequest('missing_parameter', `${name} is required (YYYY-MM-DD)`, name);
       return checkRange(parseDate(today(store.timezoneOf(code)))!, name);
@@ -75,8 +78,8 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     return day;
   }
 
-  function daysParam(c: Context): number {
-    const raw = query(c, 'days');
+  function daysParam(q: Query): number {
+    const raw = query(q, 'days');
     if (raw === undefined || raw === '') throw badRequest('missing_parameter', 'days is required: a positive integer', 'days');
     if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1) throw badRequest('invalid_days', `days must be a positive integer, got "${raw.slice(0, 40)}"`, 'days');
     const days = Number(raw);
@@ -93,9 +96,9 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   }
 
   app.get('/:location', (c) => {
-    const { code, cal } = resolveLocation(c);
-    const type = dayType(c);
-    const day = dateParam(c, 'date', code, true);
+    const { code, cal, q } = resolveLocation(c);
+    const type = dayType(q);
+    const day = dateParam(q, 'date', code, true);
     const bc = cal.calendar(type);
     const open = isBusinessDay(bc, day);
     const body: BusinessDayCheck = {
@@ -117,10 +120,10 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   });
 
   const shift = (direction: 1 | -1) => (c: Context) => {
-    const { code, cal } = resolveLocation(c);
-    const type = dayType(c);
-    const start = dateParam(c, 'start', code, true);
-    const days = daysParam(c);
+    const { code, cal, q } = resolveLocation(c);
+    const type = dayType(q);
+    const start = dateParam(q, 'start', code, true);
+    const days = daysParam(q);
     const bc = cal.calendar(type);
     const result = direction === 1 ? addBusinessDays(bc, start, days) : subtractBusinessDays(bc, start, days);
     if (result === undefined) beyondRange(`The result of ${direction === 1 ? 'adding' : 'subtracting'} ${days} business days`);
@@ -131,17 +134,16 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   app.get('/:location/subtract', shift(-1));
 
   app.get('/:location/count', (c) => {
-    const { code, cal } = resolveLocation(c);
-    const type = dayType(c);
-    const start = dateParam(c, 'start', code, false);
-    const end = dateParam(c, 'end', code, false);
+    const { code, cal, q } = resolveLocation(c);
+    const type = dayType(q);
+    const start = dateParam(q, 'start', code, false);
+    const end = dateParam(q, 'end', code, false);
     if (end < start) throw badRequest('invalid_range', `end ${formatDate(end)} is before start ${formatDate(start)}`, 'end');
     const total = end - start + 1;
     if (total > MAX_COUNT_DAYS) throw badRequest('range_too_large', `count covers at most ${MAX_COUNT_DAYS} days; this range has ${total}`, 'end');
     const business = countBusinessDays(cal.calendar(type), start, end);
     const workdays = countBusinessDays(cal.workday, start, end);
-    const holidayList: Holiday[] = [];
-    for (let d = start; d <= end; d++) for (const h of cal.holidaysOn(d)) if (isRelevant(h, type)) holidayList.push(h);
+    const holidayList = cal.holidaysBetween(start, end).filter((h) => isRelevant(h, type));
     const body: BusinessDayCount = {
       start: formatDate(start),
       end: formatDate(end),
@@ -158,9 +160,9 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   });
 
   app.get('/:location/next', (c) => {
-    const { code, cal } = resolveLocation(c);
-    const type = dayType(c);
-    const from = dateParam(c, 'from', code, true);
+    const { code, cal, q } = resolveLocation(c);
+    const type = dayType(q);
+    const from = dateParam(q, 'from', code, true);
     const next = nextBusinessDay(cal.calendar(type), from);
     if (next === undefined) beyondRange(`The next business day after ${formatDate(from)}`);
     const body: BusinessDayNext = { from: formatDate(from), next: formatDate(next), days_until: next - from, location: code, type };

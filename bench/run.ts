@@ -1,0 +1,177 @@
+/**
+ * `npm run bench`: speed goals measured, never asserted in unit tests.
+ * 1. Library: 40-year count and 10,000-day add on a real calendar (median ns).
+ * 2. HTTP: the real server and a static baseline (plain node:http answering a
+ *    precomputed JSON body of similar size), each in its own process, loaded
+ *    by autocannon from this process in the same run; medians of rounds.
+ * 3. Server start to first answer, and resident memory after every location.
+ * 4. Dataset build: wall time and size.
+ * Results go to stdout as Markdown and to .bench/results.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { addBusinessDays, countBusinessDays } from '../lib/business-calendar.js';
+import { parseDate } from '../lib/plain-date.js';
+import { DatasetStore } from '../server/store.js';
+import { build } from '../pipeline/run.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const DATA = join(ROOT, 'dist-data');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const skipBuild = process.argv.includes('--skip-build');
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function libraryBench() {
+  const store = new DatasetStore(DATA);
+  const cal = store.location('US').calendar('business');
+  const a = parseDate('2000-01-03')!;
+  const b = parseDate('2039-12-31')!;
+  const time = (fn: () => unknown) => {
+    const samples: number[] = [];
+    for (let r = 0; r < 21; r++) {
+      const n = 100_000;
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < n; i++) fn();
+      samples.push(Number(process.hrtime.bigint() - t0) / n);
+    }
+    return median(samples);
+  };
+  let sink = 0;
+  const countNs = time(() => (sink += countBusinessDays(cal, a, b)));
+  const addNs = time(() => (sink += addBusinessDays(cal, a, 10_000)!));
+  const subNs = time(() => (sink += addBusinessDays(cal, a + (sink & 7), 10_000)!));
+  return { count_40y_ns: countNs, add_10000_ns: addNs, add_varied_ns: subNs, sink };
+}
+
+function startProcess(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function waitFor(url: string, timeoutMs = 30_000): Promise<number> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < timeoutMs) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) {
+        await res.arrayBuffer();
+        return performance.now() - t0;
+      }
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`no answer from ${url}`);
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+async function load(url: string, paths: string[]) {
+  const result = await autocannon({
+    url,
+    connections: 32,
+    pipelining: 1,
+    duration: SECONDS,
+    requests: paths.map((path) => ({ method: 'GET', path })),
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function main() {
+  mkdirSync(join(ROOT, '.bench'), { recursive: true });
+  const out: Record<string, unknown> = {};
+
+  if (!skipBuild) {
+    const dir = mkdtempSync(join(tmpdir(), 'refdata-bench-build-'));
+    const t0 = performance.now();
+    const built = await build({ outDir: dir });
+    out.build = { seconds: (performance.now() - t0) / 1000, files: built.files, megabytes: built.bytes / 1e6 };
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  out.library = libraryBench();
+
+  // Representative requests; each endpoint rotates over locations and dates.
+  const locs = ['US', 'US-CA', 'DE-BY', 'GB-SCT', 'JP', 'AE', 'IL', 'IN', 'BR', 'AU-NSW'];
+  const dates = ['2026-01-19', '2026-07-03', '2025-12-24', '2030-05-01', '2041-11-11'];
+  const endpoints: Record<string, string[]> = {
+    check: locs.flatMap((l) => dates.map((d) => `/v1/business-days/${l}?date=${d}`)),
+    add: locs.flatMap((l) => dates.map((d) => `/v1/business-days/${l}/add?start=${d}&days=250`)),
+    count: locs.flatMap((l) => dates.map((d) => `/v1/business-days/${l}/count?start=${d}&end=${d.slice(0, 4)}-12-31`)),
+    next: locs.flatMap((l) => dates.map((d) => `/v1/business-days/${l}/next?from=${d}`)),
+  };
+
+  const port = 18_481;
+  const basePort = 18_482;
+  const server = startProcess(['--import', 'tsx', 'server/main.ts'], { PORT: String(port), HOST: '127.0.0.1' });
+  const startMs = await waitFor(`http://127.0.0.1:${port}/v1/business-days/US?date=2026-01-19`);
+  const urls = Object.values(endpoints).flat();
+  for (const u of urls) await (await fetch(`http://127.0.0.1:${port}${u}`)).arrayBuffer(); // warm every location used
+
+  // The baseline serves, for each endpoint, a precomputed body of that endpoint's median answer size.
+  const bodies: Record<string, string> = {};
+  for (const [name, paths] of Object.entries(endpoints)) {
+    const texts = await Promise.all(paths.map(async (p) => (await fetch(`http://127.0.0.1:${port}${p}`)).text()));
+    texts.sort((a, b) => a.length - b.length);
+    bodies[name] = texts[Math.floor(texts.length / 2)];
+  }
+  const bodyFile = join(ROOT, '.bench', 'baseline-bodies.json');
+  writeFileSync(bodyFile, JSON.stringify(bodies));
+  const baseline = startProcess(['bench/static-baseline.mjs'], { PORT: String(basePort), BODIES: bodyFile });
+  await waitFor(`http://127.0.0.1:${basePort}/check`);
+
+  type Sample = { rps: number; p50: number; p99: number };
+  const rounds: Record<string, { api: Sample[]; base: Sample[] }> = {};
+  for (const name of Object.keys(endpoints)) rounds[name] = { api: [], base: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [name, paths] of Object.entries(endpoints)) {
+      rounds[name].base.push(await load(`http://127.0.0.1:${basePort}`, [`/${name}`]));
+      rounds[name].api.push(await load(`http://127.0.0.1:${port}`, paths));
+    }
+    process.stderr.write(`[bench] round ${r + 1}/${ROUNDS} done\n`);
+  }
+  const http: Record<string, { rps: number; p50_ms: number; p99_ms: number; baseline_rps: number; ratio: number; body_bytes: number }> = {};
+  for (const [name, { api, base }] of Object.entries(rounds)) {
+    const rps = median(api.map((x) => x.rps));
+    const baseRps = median(base.map((x) => x.rps));
+    http[name] = { rps, p50_ms: median(api.map((x) => x.p50)), p99_ms: median(api.map((x) => x.p99)), baseline_rps: baseRps, ratio: rps / baseRps, body_bytes: Buffer.byteLength(bodies[name]) };
+  }
+  out.http = http;
+
+  // Memory after answering for every location.
+  const list = (await (await fetch(`http://127.0.0.1:${port}/v1/business-days`)).json()) as { locations: { location: string }[] };
+  const rssBefore = rssMb(server.pid!);
+  for (const { location } of list.locations) await (await fetch(`http://127.0.0.1:${port}/v1/business-days/${location}?date=2026-07-03&type=banking`)).arrayBuffer();
+  out.server = { start_to_first_answer_ms: startMs, rss_mb_after_warmup: rssBefore, rss_mb_after_all_locations: rssMb(server.pid!), locations: list.locations.length };
+
+  server.kill();
+  baseline.kill();
+  writeFileSync(join(ROOT, '.bench', 'results.json'), `${JSON.stringify(out, null, 2)}\n`);
+
+  const lines = [
+    `Run: ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${ROUNDS} rounds x ${SECONDS}s, 32 connections, medians.`,
+    '',
+    '| endpoint | body bytes (median) | API req/s | p50 ms | p99 ms | static baseline req/s | API / baseline |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...Object.entries(http).map(([n, h]) => `| ${n} | ${h.body_bytes} | ${Math.round(h.rps)} | ${h.p50_ms} | ${h.p99_ms} | ${Math.round(h.baseline_rps)} | ${(h.ratio * 100).toFixed(0)}% |`),
+    '',
+    `Library (median of 21 x 100k calls): 40-year count ${out.library && (out.library as any).count_40y_ns.toFixed(0)} ns, add 10,000 days ${(out.library as any).add_10000_ns.toFixed(0)} ns.`,
+    `Server: first answer ${startMs.toFixed(0)} ms after spawn; RSS ${rssBefore.toFixed(0)} MB warm, ${(out.server as any).rss_mb_after_all_locations.toFixed(0)} MB after all ${list.locations.length} locations.`,
+    out.build ? `Build: ${(out.build as any).seconds.toFixed(1)} s, ${(out.build as any).files} files, ${(out.build as any).megabytes.toFixed(1)} MB.` : 'Build: skipped (--skip-build).',
+  ];
+  console.log(lines.join('\n'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
