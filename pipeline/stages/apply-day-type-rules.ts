@@ -120,6 +120,7 @@ export function applyDayTypeRules(
   for (const r of mine) RULES[r.rule](loc.holidays, years);
   loc.holidays.sort(compareHolidays);
   const hasBank = loc.holidays.some((h) => h.type === 'bank');
+  const hasGovernment = loc.holidays.some((h) => h.type === 'government');
   const describe = (type: 'banking' | 'government') =>
     mine.filter((r) => r.day_type === type).map((r) => `rule ${r.rule} (${r.source})`);
   const bankingRules = describe('banking');
@@ -131,8 +132,8 @@ export function applyDayTypeRules(
         ? { data: 'own', basis: [`business + bank holidays from ${holidaySource}`, ...bankingRules].join('; ') }
         : { data: 'fallback', basis: `no bank holiday data: same as business` },
     government:
-      governmentRules.length > 0
-        ? { data: 'own', basis: [`business`, ...governmentRules].join('; ') }
+      hasGovernment || governmentRules.length > 0
+        ? { data: 'own', basis: ['business', ...(hasGovernment ? ['government closures from sources/holiday-corrections'] : []), ...governmentRules].join('; ') }
         : { data: 'fallback', basis: `no government closure data: same as business` },
   };
 }
