@@ -342,3 +342,171 @@ export interface Manifest {
     };
   };
 }
+
+// timezone-list.schema.json
+/**
+ * GET /v1/timezones: the pagination envelope of spec 2.2, sorted by id.
+ */
+export interface TimezoneList {
+  data: Timezone[];
+  pagination: Pagination;
+}
+/**
+ * GET /v1/timezones/{identifier} and the items of GET /v1/timezones: the spec 2.1 fields, with offset and offset_minutes in force at the request instant, plus what callers need beside them.
+ */
+export interface Timezone {
+  /**
+   * IANA time zone identifier.
+   */
+  id: string;
+  /**
+   * Generic English name, e.g. Eastern Time.
+   */
+  name: string;
+  /**
+   * UTC offset, <sign>HH:MM.
+   */
+  offset: string;
+  /**
+   * Offset in force now, in minutes, negative west of UTC.
+   */
+  offset_minutes: number;
+  /**
+   * The zone's country in zone.tab.
+   */
+  country: string;
+  /**
+   * UTC offset, <sign>HH:MM.
+   */
+  standard_offset: string;
+  standard_offset_minutes: number;
+  is_dst: boolean;
+  abbreviation: string;
+  /**
+   * The next change of offset or abbreviation within the dataset's window, or null.
+   */
+  next_transition: ZoneTransition | null;
+  /**
+   * Older or alternative ids (tzdata links) that resolve to this zone.
+   */
+  aliases: string[];
+}
+export interface ZoneTransition {
+  /**
+   * An instant in UTC, ISO 8601.
+   */
+  at: string;
+  /**
+   * UTC offset, <sign>HH:MM.
+   */
+  offset: string;
+  offset_minutes: number;
+  abbreviation: string;
+  is_dst: boolean;
+}
+export interface Pagination {
+  page: number;
+  per_page: number;
+  total_items: number;
+  total_pages: number;
+}
+
+// timezone-summary-page.schema.json
+/**
+ * dist-data/v1/timezones/pages/{n}.json: the static counterpart of GET /v1/timezones?page=n (50 per page). Offsets in force change at every DST transition, so the static page carries each zone's standard offset; the zone documents carry the transitions.
+ */
+export interface TimezoneSummaryPage {
+  data: TimezoneSummary[];
+  pagination: Pagination;
+}
+export interface TimezoneSummary {
+  /**
+   * IANA time zone identifier.
+   */
+  id: string;
+  name: string;
+  country: string;
+  /**
+   * UTC offset, <sign>HH:MM.
+   */
+  standard_offset: string;
+  standard_offset_minutes: number;
+  aliases: string[];
+}
+
+// timezone-zone.schema.json
+/**
+ * dist-data/v1/timezones/zones/{id}.json: one zone's offset history across the dataset window, from which any instant's offset follows.
+ */
+export interface TimezoneZone {
+  /**
+   * IANA time zone identifier.
+   */
+  id: string;
+  name: string;
+  country: string;
+  /**
+   * zone.tab's comment (the region the zone covers), possibly empty.
+   */
+  comment: string;
+  aliases: string[];
+  tzdata_version: string;
+  window: {
+    /**
+     * An instant in UTC, ISO 8601.
+     */
+    start: string;
+    /**
+     * An instant in UTC, ISO 8601.
+     */
+    end: string;
+  };
+  /**
+   * UTC offset, <sign>HH:MM.
+   */
+  standard_offset: string;
+  /**
+   * Standard offset under the zone's latest rules (at the window's end).
+   */
+  standard_offset_minutes: number;
+  initial: ZoneState;
+  /**
+   * Every change inside the window, ascending.
+   */
+  transitions: ZoneTransition[];
+}
+export interface ZoneState {
+  /**
+   * UTC offset, <sign>HH:MM.
+   */
+  offset: string;
+  offset_minutes: number;
+  abbreviation: string;
+  /**
+   * tzdata's daylight-saving flag (Europe/Dublin's winter GMT is flagged as negative DST).
+   */
+  is_dst: boolean;
+}
+
+// timezone.schema.json
+/**
+ * GET /v1/timezones/{identifier} and the items of GET /v1/timezones: the spec 2.1 fields, with offset and offset_minutes in force at the request instant, plus what callers need beside them.
+ */
+
+// timezones-index.schema.json
+/**
+ * dist-data/v1/timezones/index.json: every canonical zone (zone.tab) with its standard offset, and every alias.
+ */
+export interface TimezonesIndex {
+  tzdata_version: string;
+  zones: TimezoneSummary[];
+  /**
+   * alias id -> canonical id
+   */
+  aliases: {
+    /**
+     * IANA time zone identifier.
+     */
+    [k: string]: string;
+  };
+}

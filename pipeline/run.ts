@@ -17,6 +17,8 @@ import { applyDayTypeRules, loadDayTypeRules } from './stages/apply-day-type-rul
 import { applyCorrections, checkAllUsed, loadCorrections, type Correction } from './stages/apply-corrections.js';
 import { emitBusinessDays, type LocationData } from './stages/emit-business-days.js';
 import { createAjv, validateFiles } from './stages/validate.js';
+import { ingestTimezones, tzdataVersion } from './stages/ingest-timezones.js';
+import { emitTimezones } from './stages/emit-timezones.js';
 import { emitManifest } from './stages/emit-manifest.js';
 import type { Attribution } from '../lib/schema-types.js';
 
@@ -58,12 +60,14 @@ function countriesWithoutData(targets: Target[], sourcesDir: string) {
     .sort((a, b) => (a.location < b.location ? -1 : 1));
 }
 
-function attribution(): Attribution {
+function attribution(tzdata: string): Attribution {
   return {
     dataset_license: 'Data: CC BY-SA 3.0 (inherited from date-holidays); curated tables in sources/: CC0-1.0; code: MIT',
     sources: [
       { name: 'date-holidays', version: versionOf('date-holidays'), url: 'https://github.com/commenthol/date-holidays', license: 'ISC (code), CC BY-SA 3.0 (data)', attribution: 'Holiday data: date-holidays by commenthol and contributors, CC BY-SA 3.0.', used_for: 'public and bank holidays, location names and time zones' },
       { name: 'cldr-core', version: versionOf('cldr-core'), url: 'https://github.com/unicode-org/cldr-json', license: 'Unicode-3.0', attribution: 'Workweek data: Unicode CLDR, Unicode License v3.', used_for: 'weekend days per territory' },
+      { name: 'tz database (tzdata)', version: tzdata, url: 'https://www.iana.org/time-zones', license: 'public domain', attribution: `Time zone data: the IANA tz database (public domain), release ${tzdata}.`, used_for: 'time zones: offsets, transitions, abbreviations, links, countries' },
+      { name: '@vvo/tzdb', version: versionOf('@vvo/tzdb'), url: 'https://github.com/vvo/tzdb', license: 'MIT', attribution: 'Time zone names: @vvo/tzdb by Vincent Voyer and contributors, MIT.', used_for: 'generic English time zone names' },
       { name: 'REST Countries', version: 'bfadee4f951682c29970e53677707bc558e80b74', url: 'https://gitlab.com/restcountries/restcountries', license: 'MPL-2.0', attribution: 'Country data: REST Countries (restcountries.com), Mozilla Public License 2.0.', used_for: 'ISO 3166-1 country list and names' },
       { name: 'refdata workweek overrides', version: 'sources/workweeks/overrides.csv', url: 'sources/workweeks/', license: 'CC0-1.0', attribution: 'Dated workweek changes curated by refdata, each row citing its source.', used_for: 'workweek changes and gaps CLDR does not carry' },
       { name: 'refdata holiday corrections', version: 'sources/holiday-corrections/corrections.csv', url: 'sources/holiday-corrections/', license: 'CC0-1.0', attribution: 'Corrections to date-holidays curated by refdata, each citing an official calendar.', used_for: 'missing or wrong holidays, announced one-off closures' },
@@ -126,7 +130,11 @@ export async function build({
 
   step('[emit]');
   const files = emitBusinessDays(locations, countriesWithoutData(targets, sourcesDir), FIRST_YEAR, LAST_YEAR);
-  files.set('attribution.json', attribution());
+
+  step(`[timezones] tzdata ${tzdataVersion(sourcesDir)}`);
+  const zones = ingestTimezones(sourcesDir, Date.UTC(FIRST_YEAR, 0, 1) / 1000, Date.UTC(LAST_YEAR + 1, 0, 1) / 1000);
+  for (const [path, doc] of emitTimezones(zones)) files.set(path, doc);
+  files.set('attribution.json', attribution(tzdataVersion(sourcesDir)));
 
   const ajv = createAjv();
   const bar = progress('validate', files.size);
@@ -144,10 +152,14 @@ export async function build({
     holiday_rows: locations.reduce((n, l) => n + l.loc.holidays.length, 0),
     first_year: FIRST_YEAR,
     last_year: LAST_YEAR,
+    timezones: zones.length,
+    timezone_aliases: zones.reduce((n, z) => n + z.aliases.length, 0),
   };
   const sources = {
     'date-holidays': { version: versionOf('date-holidays'), license: 'ISC / CC BY-SA 3.0' },
     'cldr-core': { version: versionOf('cldr-core'), license: 'Unicode-3.0' },
+    tzdata: { version: tzdataVersion(sourcesDir), license: 'public domain' },
+    '@vvo/tzdb': { version: versionOf('@vvo/tzdb'), license: 'MIT' },
   };
   const manifest = emitManifest(serialized, sources, counts);
   validateFiles([['manifest.json', manifest]], ajv);

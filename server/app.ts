@@ -6,13 +6,16 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from './errors.js';
 import { businessDaysRoutes } from './routes/business-days.js';
+import { timezonesRoutes } from './routes/timezones.js';
 import type { DatasetStore } from './store.js';
+import type { TimezoneStore } from './timezone-store.js';
 
 /** Longest request target accepted (path + query), in characters. */
 export const MAX_URL_LENGTH = 2048;
 
 export interface AppOptions {
   store: DatasetStore;
+  timezones: TimezoneStore;
   /** Current instant; tests freeze it. */
   now?: () => Date;
 }
@@ -27,7 +30,7 @@ export function todayIn(timeZone: string, now: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
-export function createApp({ store, now = () => new Date() }: AppOptions) {
+export function createApp({ store, timezones, now = () => new Date() }: AppOptions) {
   const app = new Hono();
 
   const version = store.manifest.version;
@@ -47,6 +50,7 @@ export function createApp({ store, now = () => new Date() }: AppOptions) {
 
   app.get('/v1/business-days', (c) => c.json(store.list));
   app.route('/v1/business-days', businessDaysRoutes({ store, today: (tz) => todayIn(tz, now()) }));
+  app.route('/v1/timezones', timezonesRoutes(timezones, now));
 
   app.notFound((c) => c.json(new ApiError(404, 'not_found', `No endpoint at ${c.req.path.slice(0, 100)}`).toBody(), 404));
   app.onError((err, c) => {

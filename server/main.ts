@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
 import { DatasetStore } from './store.js';
+import { TimezoneStore } from './timezone-store.js';
 
 export interface StartOptions {
   port?: number;
@@ -18,7 +19,7 @@ export function startServer({
   dataDir = process.env.DATA_DIR ?? join(import.meta.dirname, '..', 'dist-data'),
 }: StartOptions = {}): Promise<{ server: ServerType; port: number; store: DatasetStore }> {
   const store = new DatasetStore(dataDir);
-  const app = createApp({ store });
+  const app = createApp({ store, timezones: new TimezoneStore(dataDir) });
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port, hostname }, (info: AddressInfo) => {
       resolve({ server, port: info.port, store });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createApp } from '../server/app.js';
 import { DatasetStore } from '../server/store.js';
+import { TimezoneStore } from '../server/timezone-store.js';
 
 export const DATA_DIR = join(import.meta.dirname, '..', 'dist-data');
 
@@ -10,9 +11,15 @@ export function sharedStore(): DatasetStore {
   return store;
 }
 
+let timezones: TimezoneStore | undefined;
+export function sharedTimezones(): TimezoneStore {
+  timezones ??= new TimezoneStore(DATA_DIR);
+  return timezones;
+}
+
 /** An in-process app over the built dataset with the clock frozen at `now`. */
 export function appAt(now = new Date('2026-11-21T12:00:00Z')) {
-  return createApp({ store: sharedStore(), now: () => now });
+  return createApp({ store: sharedStore(), timezones: sharedTimezones(), now: () => now });
 }
 
 export async function getJson(app: ReturnType<typeof appAt>, path: string) {

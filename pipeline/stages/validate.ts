@@ -17,6 +17,9 @@ const ROUTES: [RegExp, string][] = [
   [/^business-days\/index\.json$/, 'business-days-locations.schema.json'],
   [/^business-days\/[A-Z0-9-]+\/index\.json$/, 'business-days-location.schema.json'],
   [/^business-days\/[A-Z0-9-]+\/\d{4}\.json$/, 'business-days-year.schema.json'],
+  [/^timezones\/index\.json$/, 'timezones-index.schema.json'],
+  [/^timezones\/zones\/[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*\.json$/, 'timezone-zone.schema.json'],
+  [/^timezones\/pages\/[1-9]\d*\.json$/, 'timezone-summary-page.schema.json'],
 ];
 
 export function createAjv() {

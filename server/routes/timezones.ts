@@ -1,0 +1,37 @@
+/**
+ * GET /v1/timezones (paginated, sorted by id) and GET /v1/timezones/{identifier}.
+ * The identifier is normally URL-encoded (America%2FNew_York); an unencoded
+ * one (America/New_York) is accepted too, and aliases answer with the
+ * canonical zone. Offsets are those in force at the request instant.
+ */
+import { Hono, type Context } from 'hono';
+import { parsePageParams } from '../../lib/paginate.js';
+import { badRequest, notFound } from '../errors.js';
+import type { TimezoneStore } from '../timezone-store.js';
+
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+
+export function timezonesRoutes(store: TimezoneStore, now: () => Date) {
+  const app = new Hono();
+
+  const single = (c: Context, name: string) => {
+    const all = c.req.queries(name);
+    if (all && all.length > 1) throw badRequest('duplicate_parameter', `${name} is given ${all.length} times; give it once`, name);
+    return all?.[0];
+  };
+
+  app.get('/', (c) => {
+    const params = parsePageParams(single(c, 'page'), single(c, 'per_page'));
+    if ('parameter' in params) throw badRequest(`invalid_${params.parameter}`, params.message, params.parameter);
+    return c.body(store.pageText(params, now().getTime()), 200, JSON_TYPE);
+  });
+
+  app.get('/:identifier{.+}', (c) => {
+    const raw = c.req.param('identifier');
+    const id = raw.length <= 64 ? store.resolve(raw) : undefined;
+    if (!id) throw notFound('unknown_timezone', `Unknown time zone "${raw.slice(0, 64)}": use an IANA id such as America%2FNew_York; GET /v1/timezones lists them.`, 'identifier');
+    return c.body(store.zoneText(id, now().getTime()), 200, JSON_TYPE);
+  });
+
+  return app;
+}
