@@ -25,34 +25,41 @@ function pathAndQuery(url: string): string {
   return url.slice(url.indexOf('/', url.indexOf('//') + 2));
 }
 
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Today's date (YYYY-MM-DD) in a time zone; formatters are costly to build, so they are kept. */
 export function todayIn(timeZone: string, now: Date): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  let f = formatters.get(timeZone);
+  if (!f) {
+    // en-CA formats as YYYY-MM-DD.
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timeZone, f);
+  }
+  return f.format(now);
 }
+
+/** Headers of every successful answer. */
+export type AnswerHeaders = Record<string, string>;
 
 export function createApp({ store, timezones, now = () => new Date() }: AppOptions) {
   const app = new Hono();
 
-  const version = store.manifest.version;
-  app.use('*', async (c, next) => {
-    // Set before the handler runs: touching headers of a finished response
-    // would force @hono/node-server off its fast path.
-    c.header('X-Dataset-Version', version);
-    if (c.req.url.length > MAX_URL_LENGTH + 200 && pathAndQuery(c.req.url).length > MAX_URL_LENGTH) {
-      throw new ApiError(414, 'uri_too_long', `The request target is longer than ${MAX_URL_LENGTH} characters`);
-    }
+  // Handlers pass these headers themselves: a middleware (or touching the
+  // headers of a finished response) costs a quarter of the throughput and
+  // takes @hono/node-server off its fast path.
+  const headers: AnswerHeaders = { 'content-type': 'application/json; charset=utf-8', 'x-dataset-version': store.manifest.version };
+
+  app.get('/v1/business-days', (c) => c.json(store.list, 200, headers));
+  app.route('/v1/business-days', businessDaysRoutes({ store, today: (tz) => todayIn(tz, now()), headers }));
+  app.route('/v1/timezones', timezonesRoutes(timezones, now, headers));
+
+  // Reached only when no route above answered.
+  app.all('*', (c) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      c.header('Allow', 'GET, HEAD');
       throw new ApiError(405, 'method_not_allowed', `${c.req.method} is not allowed: this API is read-only (GET, HEAD)`);
     }
-    await next();
+    throw new ApiError(404, 'not_found', `No endpoint at ${c.req.path.slice(0, 100)}`);
   });
-
-  app.get('/v1/business-days', (c) => c.json(store.list));
-  app.route('/v1/business-days', businessDaysRoutes({ store, today: (tz) => todayIn(tz, now()) }));
-  app.route('/v1/timezones', timezonesRoutes(timezones, now));
-
-  app.notFound((c) => c.json(new ApiError(404, 'not_found', `No endpoint at ${c.req.path.slice(0, 100)}`).toBody(), 404));
   app.onError((err, c) => {
     if (err instanceof ApiError) {
       if (err.status === 405) c.header('Allow', 'GET, HEAD');
@@ -64,5 +71,14 @@ export function createApp({ store, timezones, now = () => new Date() }: AppOptio
     console.error(`internal error on ${c.req.method} ${c.req.path.slice(0, 200)}: ${err instanceof Error ? err.message : String(err)}`);
     return c.json(new ApiError(500, 'internal_error', 'Internal error').toBody(), 500);
   });
+  // The request-target limit is checked before routing, for every method.
+  const route = app.fetch;
+  app.fetch = (req, env, ctx) => {
+    if (req.url.length > MAX_URL_LENGTH + 200 && pathAndQuery(req.url).length > MAX_URL_LENGTH) {
+      const err = new ApiError(414, 'uri_too_long', `The request target is longer than ${MAX_URL_LENGTH} characters`);
+      return Response.json(err.toBody(), { status: 414 });
+    }
+    return route(req, env, ctx);
+  };
   return app;
 }

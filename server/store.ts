@@ -33,6 +33,8 @@ export class LocationCalendar {
   /** Every holiday in date order, with its day number alongside, for range queries. */
   private readonly ordered: Holiday[] = [];
   private readonly orderedDays: number[] = [];
+  /** JSON text of each holiday in `ordered`, serialised on first use (count answers are mostly holiday lists). */
+  private readonly orderedJson: (string | undefined)[] = [];
   /** 1 where the day is inside the workweek; prefix sums of it. */
   readonly workday: BusinessCalendar;
   private readonly calendars = new Map<DayType, BusinessCalendar>();
@@ -78,8 +80,16 @@ export class LocationCalendar {
     return cal;
   }
 
-  /** Holidays dated within [start, end], in date order (binary search, no day loop). */
-  holidaysBetween(start: number, end: number): Holiday[] {
+  /** Holidays dated within [start, end] that count for `type`, as JSON texts in date order. */
+  holidayJsonBetween(start: number, end: number, type: DayType): string[] {
+    const [lo, hi] = this.rangeOf(start, end);
+    const out: string[] = [];
+    for (let i = lo; i < hi; i++) if (isRelevant(this.ordered[i], type)) out.push((this.orderedJson[i] ??= JSON.stringify(this.ordered[i])));
+    return out;
+  }
+
+  /** Index range in `ordered` of the holidays within [start, end] (binary search, no day loop). */
+  private rangeOf(start: number, end: number): [number, number] {
     const lower = (target: number) => {
       let lo = 0;
       let hi = this.orderedDays.length;
@@ -90,7 +100,7 @@ export class LocationCalendar {
       }
       return lo;
     };
-    return this.ordered.slice(lower(start), lower(end + 1));
+    return [lower(start), lower(end + 1)];
   }
 
   holidaysOn(day: number): Holiday[] {

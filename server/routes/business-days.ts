@@ -27,11 +27,13 @@ const LOCATION_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,12}){0,2}$/;
 
 export interface BusinessDaysDeps {
   store: DatasetStore;
+  /** Headers of every successful answer. */
+  headers: Record<string, string>;
   /** Today's date (YYYY-MM-DD) in a time zone; injectable for tests. */
   today: (timeZone: string) => string;
 }
 
-export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
+export function businessDaysRoutes({ store, today, headers }: BusinessDaysDeps) {
   const app = new Hono();
   const rangeText = `${store.list.range.start} to ${store.list.range.end}`;
 
@@ -116,7 +118,7 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
       if (next !== undefined) body.next_business_day = formatDate(next);
       if (prev !== undefined) body.prev_business_day = formatDate(prev);
     }
-    return c.json(body);
+    return c.json(body, 200, headers);
   });
 
   const shift = (direction: 1 | -1) => (c: Context) => {
@@ -128,7 +130,7 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     const result = direction === 1 ? addBusinessDays(bc, start, days) : subtractBusinessDays(bc, start, days);
     if (result === undefined) beyondRange(`The result of ${direction === 1 ? 'adding' : 'subtracting'} ${days} business days`);
     const body: BusinessDayShift = { start: formatDate(start), days, result: formatDate(result), location: code, type, workweek: cal.workweekOn(result) };
-    return c.json(body);
+    return c.json(body, 200, headers);
   };
   app.get('/:location/add', shift(1));
   app.get('/:location/subtract', shift(-1));
@@ -143,20 +145,18 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     if (total > MAX_COUNT_DAYS) throw badRequest('range_too_large', `count covers at most ${MAX_COUNT_DAYS} days; this range has ${total}`, 'end');
     const business = countBusinessDays(cal.calendar(type), start, end);
     const workdays = countBusinessDays(cal.workday, start, end);
-    const holidayList = cal.holidaysBetween(start, end).filter((h) => isRelevant(h, type));
-    const body: BusinessDayCount = {
+    // The body is assembled around holiday texts serialised once at load time.
+    const counts: Omit<BusinessDayCount, 'holiday_list' | 'location' | 'type' | 'workweek'> = {
       start: formatDate(start),
       end: formatDate(end),
       total_days: total,
       business_days: business,
       weekend_days: total - workdays,
       holidays: workdays - business,
-      holiday_list: holidayList,
-      location: code,
-      type,
-      workweek: cal.workweekOn(end),
     };
-    return c.json(body);
+    const tail: Pick<BusinessDayCount, 'location' | 'type' | 'workweek'> = { location: code, type, workweek: cal.workweekOn(end) };
+    const text = `${JSON.stringify(counts).slice(0, -1)},"holiday_list":[${cal.holidayJsonBetween(start, end, type).join(',')}],${JSON.stringify(tail).slice(1)}`;
+    return c.body(text, 200, headers);
   });
 
   app.get('/:location/next', (c) => {
@@ -166,7 +166,7 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     const next = nextBusinessDay(cal.calendar(type), from);
     if (next === undefined) beyondRange(`The next business day after ${formatDate(from)}`);
     const body: BusinessDayNext = { from: formatDate(from), next: formatDate(next), days_until: next - from, location: code, type };
-    return c.json(body);
+    return c.json(body, 200, headers);
   });
 
   return app;
