@@ -292,6 +292,260 @@ export interface BusinessDaysYear {
  * One holiday on one local calendar date. Multi-day holidays appear once per day.
  */
 
+// climate.schema.json
+/**
+ * Monthly climate normals 1991-2020 of the WMO station chosen for a destination (nearest to its capital or principal city). A value the station does not report is null, never invented or converted from another quantity.
+ */
+export interface ClimateNormals {
+  station: Station;
+  /**
+   * @minItems 12
+   * @maxItems 12
+   */
+  months: ClimateMonth[];
+}
+export interface Station {
+  name: string;
+  /**
+   * WMO (or national) station id as in the normals file.
+   */
+  wmo_id: string;
+  /**
+   * Country whose service submitted the normals (may differ from the destination for microstates).
+   */
+  country: string;
+  latitude: number;
+  longitude: number;
+  /**
+   * Great-circle distance from the destination's capital or principal city.
+   */
+  distance_km: number;
+  period: "1991-2020";
+}
+export interface ClimateMonth {
+  month:
+    | "January"
+    | "February"
+    | "March"
+    | "April"
+    | "May"
+    | "June"
+    | "July"
+    | "August"
+    | "September"
+    | "October"
+    | "November"
+    | "December";
+  /**
+   * Mean daily maximum, Celsius.
+   */
+  temp_high_c: number | null;
+  /**
+   * Mean daily minimum, Celsius.
+   */
+  temp_low_c: number | null;
+  /**
+   * Mean monthly total, millimetres.
+   */
+  precipitation_mm: number | null;
+  /**
+   * Average precipitation hours per day: not in the WMO normals, always null.
+   */
+  precipitation_hours: null;
+  /**
+   * Mean relative humidity; when humidity_derived is true, derived from mean vapour pressure and mean temperature (Magnus formula).
+   */
+  humidity_percent: number | null;
+  cloud_cover_percent: number | null;
+  /**
+   * Mean sunshine hours per day (the monthly total divided by the month's days).
+   */
+  sunshine_hours: number | null;
+  wind_speed_kmh: number | null;
+  /**
+   * Mean number of days with at least 1 mm of precipitation.
+   */
+  precipitation_days: number | null;
+  humidity_derived: boolean;
+}
+
+// countries-index.schema.json
+/**
+ * Working weekdays, Monday first.
+ */
+
+/**
+ * dist-data/v1/countries/index.json: every ISO 3166-1 country, sorted by code; the server loads it once.
+ */
+export interface CountriesIndex {
+  countries: Country[];
+}
+/**
+ * One ISO 3166-1 country or territory: GET /v1/countries/{code} and dist-data/v1/countries/{CODE}.json. Sources: REST Countries (names, codes, capital, borders, ccTLD, calling code, driving side), CLDR (current currencies, primary language), Debian iso-codes (ISO 3166-2 subdivisions), the tz database (time zones), CLDR and refdata overrides (workweek); cited fixes in sources/countries/corrections.csv. workweek is the one in force today (the latest period of the business-day data).
+ */
+export interface Country {
+  /**
+   * ISO 3166-1 alpha-2 code.
+   */
+  code: string;
+  /**
+   * ISO 3166-1 alpha-3 code.
+   */
+  alpha3: string;
+  /**
+   * ISO 3166-1 numeric code (UN M49), three digits with leading zeros kept: "076".
+   */
+  numeric: string;
+  /**
+   * Common English name.
+   */
+  name: string;
+  /**
+   * Official English name.
+   */
+  official_name: string;
+  /**
+   * One continent; for transcontinental countries the one of their UN M49 region (AZ and TR: Asia, RU: Europe).
+   */
+  continent: "Africa" | "Antarctica" | "Asia" | "Europe" | "North America" | "Oceania" | "South America";
+  /**
+   * The first capital REST Countries lists (the seat of government where there are several: ZA Pretoria, BO Sucre), or null where there is none (AQ, BV, HM, MO, UM).
+   */
+  capital: CountryCapital | null;
+  /**
+   * ISO 4217 currencies that are legal tender today (CLDR currencyData), the primary one first, then by code.
+   */
+  currencies: CountryCurrency[];
+  /**
+   * The first currency in force in CLDR's list for the territory (CLDR orders them so); null where there is none (AQ).
+   */
+  primary_currency: string | null;
+  /**
+   * Official and national languages (REST Countries, with cited fixes), the primary one first, then by code.
+   */
+  languages: CountryLanguage[];
+  /**
+   * Of the listed languages, the one CLDR territoryInfo marks official (or de facto official) with the largest population share; failing that the largest share of any status; failing that the first listed; null when none is listed (AQ).
+   */
+  primary_language: string | null;
+  /**
+   * Canonical IANA zones of the country, in zone.tab order; empty for BV and HM, which zone.tab does not list.
+   *
+   * Items: IANA time zone identifier.
+   */
+  timezones: string[];
+  /**
+   * Countries sharing a land border, alpha-2, sorted. Symmetric. XK (Kosovo) is not an ISO 3166-1 code and is not listed.
+   */
+  neighbors: string[];
+  /**
+   * The country-code top-level domain in use (.uk for GB; .fr for MF, whose .mf is unassigned).
+   */
+  cctld: string | null;
+  /**
+   * International calling code with a leading plus: "+44". NANP members other than US and CA carry their area code after a space ("+1 268", the first one where there are several: "+1 809"); so do territories inside another country's code (AX "+358 18"). Null for AQ and HM, which have none.
+   */
+  phone_code: string | null;
+  driving_side: "left" | "right";
+  workweek: Workweek;
+  /**
+   * Every ISO 3166-2 subdivision, all levels, sorted by code; empty where ISO 3166-2 defines none (49 territories such as HK, PR, VA).
+   */
+  subdivisions: CountrySubdivision[];
+  links: CountryLinks;
+}
+export interface CountryCapital {
+  name: string;
+  latitude: number;
+  longitude: number;
+}
+export interface CountryCurrency {
+  /**
+   * ISO 4217 alphabetic code.
+   */
+  code: string;
+  /**
+   * English name.
+   */
+  name: string;
+  symbol: string;
+}
+export interface CountryLanguage {
+  /**
+   * ISO 639-1 code where one exists, else ISO 639-2/639-3.
+   */
+  code: string;
+  /**
+   * English name.
+   */
+  name: string;
+}
+export interface CountrySubdivision {
+  /**
+   * ISO 3166-2 code.
+   */
+  code: string;
+  /**
+   * Name as ISO 3166-2 gives it (local language or its romanization).
+   */
+  name: string;
+  /**
+   * ISO 3166-2 category: State, Prefecture, Region …
+   */
+  type: string;
+}
+export interface CountryLinks {
+  self: string;
+  /**
+   * One URL per zone, the id URL-encoded: /v1/timezones/Asia%2FTokyo.
+   */
+  timezones: string[];
+  /**
+   * Null when the country has no holiday data (GET /v1/business-days/{code} answers 404 no_holiday_data).
+   */
+  business_days: string | null;
+}
+
+// country-list.schema.json
+/**
+ * Working weekdays, Monday first.
+ */
+
+/**
+ * GET /v1/countries and dist-data/v1/countries/pages/{n}.json: the pagination envelope of spec 2.2, sorted by code.
+ */
+export interface CountryList {
+  data: Country[];
+  pagination: Pagination;
+}
+/**
+ * One ISO 3166-1 country or territory: GET /v1/countries/{code} and dist-data/v1/countries/{CODE}.json. Sources: REST Countries (names, codes, capital, borders, ccTLD, calling code, driving side), CLDR (current currencies, primary language), Debian iso-codes (ISO 3166-2 subdivisions), the tz database (time zones), CLDR and refdata overrides (workweek); cited fixes in sources/countries/corrections.csv. workweek is the one in force today (the latest period of the business-day data).
+ */
+export interface Pagination {
+  page: number;
+  per_page: number;
+  total_items: number;
+  total_pages: number;
+}
+
+// country.schema.json
+/**
+ * ISO 4217 alphabetic code.
+ */
+export type CurrencyCode = string;
+/**
+ * ISO 639-1 code where one exists, else ISO 639-2/639-3.
+ */
+export type LanguageCode = string;
+export type CountryCode = string;
+/**
+ * Working weekdays, Monday first.
+ */
+
+/**
+ * One ISO 3166-1 country or territory: GET /v1/countries/{code} and dist-data/v1/countries/{CODE}.json. Sources: REST Countries (names, codes, capital, borders, ccTLD, calling code, driving side), CLDR (current currencies, primary language), Debian iso-codes (ISO 3166-2 subdivisions), the tz database (time zones), CLDR and refdata overrides (workweek); cited fixes in sources/countries/corrections.csv. workweek is the one in force today (the latest period of the business-day data).
+ */
+
 // error.schema.json
 /**
  * Body of every 4xx/5xx answer.
@@ -404,12 +658,6 @@ export interface ZoneTransition {
   abbreviation: string;
   is_dst: boolean;
 }
-export interface Pagination {
-  page: number;
-  per_page: number;
-  total_items: number;
-  total_pages: number;
-}
 
 // timezone-summary-page.schema.json
 /**
@@ -509,4 +757,107 @@ export interface TimezonesIndex {
      */
     [k: string]: string;
   };
+}
+
+// travel.schema.json
+/**
+ * GET /v1/travel/{destination}: the spec 2.3 fields, plus the sources of each fact. dist-data/v1/travel/{code}.json holds the answer without from and date.
+ */
+export interface TravelInfo {
+  /**
+   * ISO 3166-1 alpha-2 country code, or COUNTRY-SUBDIVISION (ISO 3166-2 where one exists), or COUNTRY-SUBDIVISION-REGION for date-holidays sub-regions (their own codes, upper-cased).
+   */
+  destination: string;
+  /**
+   * The destination's country.
+   */
+  country: string;
+  driving_side: "left" | "right";
+  emergency: {
+    ambulance: string;
+    fire: string;
+    police: string;
+  };
+  /**
+   * Country calling code with its leading plus; NANP members other than US and CA add their area code after a space (+1 268).
+   */
+  phone_code: string;
+  power: {
+    frequency: 50 | 60;
+    /**
+     * @minItems 1
+     */
+    plugs: string[];
+    voltage: number;
+  };
+  power_compatibility: null | {
+    /**
+     * ISO 3166-1 alpha-2 country code, or COUNTRY-SUBDIVISION (ISO 3166-2 where one exists), or COUNTRY-SUBDIVISION-REGION for date-holidays sub-regions (their own codes, upper-cased).
+     */
+    from: string;
+    adapter_needed: boolean;
+    shared_plugs: string[];
+    voltage_compatible: boolean;
+  };
+  /**
+   * Filled when `date` is given: the normals of that month, with their station; null otherwise or where no station exists.
+   */
+  climate: null | TravelClimate;
+  sources: {
+    power: string;
+    emergency: string;
+    phone_code: string;
+    driving_side: string;
+    climate: string | null;
+  };
+}
+/**
+ * One month's normals with the station they come from (the travel answer's climate).
+ */
+export interface TravelClimate {
+  month:
+    | "January"
+    | "February"
+    | "March"
+    | "April"
+    | "May"
+    | "June"
+    | "July"
+    | "August"
+    | "September"
+    | "October"
+    | "November"
+    | "December";
+  /**
+   * Mean daily maximum, Celsius.
+   */
+  temp_high_c: number | null;
+  /**
+   * Mean daily minimum, Celsius.
+   */
+  temp_low_c: number | null;
+  /**
+   * Mean monthly total, millimetres.
+   */
+  precipitation_mm: number | null;
+  /**
+   * Average precipitation hours per day: not in the WMO normals, always null.
+   */
+  precipitation_hours: null;
+  /**
+   * Mean relative humidity; when humidity_derived is true, derived from mean vapour pressure and mean temperature (Magnus formula).
+   */
+  humidity_percent: number | null;
+  cloud_cover_percent: number | null;
+  /**
+   * Mean sunshine hours per day (the monthly total divided by the month's days).
+   */
+  sunshine_hours: number | null;
+  wind_speed_kmh: number | null;
+  /**
+   * Mean number of days with at least 1 mm of precipitation.
+   */
+  precipitation_days: number | null;
+  humidity_derived: boolean;
+  station: Station;
 }

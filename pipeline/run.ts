@@ -17,7 +17,9 @@ import { applyDayTypeRules, loadDayTypeRules } from './stages/apply-day-type-rul
 import { applyCorrections, checkAllUsed, loadCorrections, type Correction } from './stages/apply-corrections.js';
 import { emitBusinessDays, type LocationData } from './stages/emit-business-days.js';
 import { createAjv, validateFiles } from './stages/validate.js';
-import { ingestTimezones, tzdataVersion } from './stages/ingest-timezones.js';
+import { ingestTimezones, readZoneTab, tzdataVersion } from './stages/ingest-timezones.js';
+import { countryAttribution, ingestCountries, listIsoCountries } from './stages/ingest-countries.js';
+import { emitCountries } from './stages/emit-countries.js';
 import { emitTimezones } from './stages/emit-timezones.js';
 import { emitManifest } from './stages/emit-manifest.js';
 import type { Attribution } from '../lib/schema-types.js';
@@ -68,7 +70,8 @@ function attribution(tzdata: string): Attribution {
       { name: 'cldr-core', version: versionOf('cldr-core'), url: 'https://github.com/unicode-org/cldr-json', license: 'Unicode-3.0', attribution: 'Workweek data: Unicode CLDR, Unicode License v3.', used_for: 'weekend days per territory' },
       { name: 'tz database (tzdata)', version: tzdata, url: 'https://www.iana.org/time-zones', license: 'public domain', attribution: `Time zone data: the IANA tz database (public domain), release ${tzdata}.`, used_for: 'time zones: offsets, transitions, abbreviations, links, countries' },
       { name: '@vvo/tzdb', version: versionOf('@vvo/tzdb'), url: 'https://github.com/vvo/tzdb', license: 'MIT', attribution: 'Time zone names: @vvo/tzdb by Vincent Voyer and contributors, MIT.', used_for: 'generic English time zone names' },
-      { name: 'REST Countries', version: 'bfadee4f951682c29970e53677707bc558e80b74', url: 'https://gitlab.com/restcountries/restcountries', license: 'MPL-2.0', attribution: 'Country data: REST Countries (restcountries.com), Mozilla Public License 2.0.', used_for: 'ISO 3166-1 country list and names' },
+      { name: 'REST Countries', version: 'bfadee4f951682c29970e53677707bc558e80b74', url: 'https://gitlab.com/restcountries/restcountries', license: 'MPL-2.0', attribution: 'Country data: REST Countries (restcountries.com), Mozilla Public License 2.0.', used_for: 'ISO 3166-1 country list, names, capitals, languages, currency names, borders, ccTLDs, calling codes, driving side' },
+      ...countryAttribution(),
       { name: 'refdata workweek overrides', version: 'sources/workweeks/overrides.csv', url: 'sources/workweeks/', license: 'CC0-1.0', attribution: 'Dated workweek changes curated by refdata, each row citing its source.', used_for: 'workweek changes and gaps CLDR does not carry' },
       { name: 'refdata holiday corrections', version: 'sources/holiday-corrections/corrections.csv', url: 'sources/holiday-corrections/', license: 'CC0-1.0', attribution: 'Corrections to date-holidays curated by refdata, each citing an official calendar.', used_for: 'missing or wrong holidays, announced one-off closures' },
       { name: 'refdata day-type rules', version: 'sources/day-type-rules/rules.csv', url: 'sources/day-type-rules/', license: 'CC0-1.0', attribution: 'Banking and government closure rules curated by refdata, each citing its law or official page.', used_for: 'banking and government day types' },
@@ -134,6 +137,16 @@ export async function build({
   step(`[timezones] tzdata ${tzdataVersion(sourcesDir)}`);
   const zones = ingestTimezones(sourcesDir, Date.UTC(FIRST_YEAR, 0, 1) / 1000, Date.UTC(LAST_YEAR + 1, 0, 1) / 1000);
   for (const [path, doc] of emitTimezones(zones)) files.set(path, doc);
+
+  step('[countries]');
+  const zonesByCountry: Record<string, string[]> = {};
+  for (const z of readZoneTab(sourcesDir)) (zonesByCountry[z.country] ??= []).push(z.id);
+  const countries = ingestCountries(sourcesDir, {
+    timezones: zonesByCountry,
+    workweeks: Object.fromEntries(listIsoCountries(sourcesDir).map((code) => [code, workweeksFor(code, overrides).at(-1)!.workweek])),
+    businessDayLocations: new Set(locations.map((l) => l.loc.target.location)),
+  });
+  for (const [path, doc] of emitCountries(countries)) files.set(path, doc);
   files.set('attribution.json', attribution(tzdataVersion(sourcesDir)));
 
   const ajv = createAjv();
@@ -153,6 +166,8 @@ export async function build({
     first_year: FIRST_YEAR,
     last_year: LAST_YEAR,
     timezones: zones.length,
+    iso_countries: countries.length,
+    subdivisions: countries.reduce((n, c) => n + c.subdivisions.length, 0),
     timezone_aliases: zones.reduce((n, z) => n + z.aliases.length, 0),
   };
   const sources = {
@@ -160,6 +175,8 @@ export async function build({
     'cldr-core': { version: versionOf('cldr-core'), license: 'Unicode-3.0' },
     tzdata: { version: tzdataVersion(sourcesDir), license: 'public domain' },
     '@vvo/tzdb': { version: versionOf('@vvo/tzdb'), license: 'MIT' },
+    'iso-codes': { version: '4.18.0', license: 'LGPL-2.1-or-later' },
+    'REST Countries': { version: 'bfadee4f951682c29970e53677707bc558e80b74', license: 'MPL-2.0' },
   };
   const manifest = emitManifest(serialized, sources, counts);
   validateFiles([['manifest.json', manifest]], ajv);

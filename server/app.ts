@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from './errors.js';
 import { businessDaysRoutes } from './routes/business-days.js';
+import { countriesRoutes } from './routes/countries.js';
 import { timezonesRoutes } from './routes/timezones.js';
 import type { DatasetStore } from './store.js';
 import type { TimezoneStore } from './timezone-store.js';
@@ -52,6 +53,7 @@ export function createApp({ store, timezones, now = () => new Date() }: AppOptio
   app.get('/v1/business-days', (c) => c.json(store.list, 200, headers));
   app.route('/v1/business-days', businessDaysRoutes({ store, today: (tz) => todayIn(tz, now()), headers }));
   app.route('/v1/timezones', timezonesRoutes(timezones, now, headers));
+  app.route('/v1/countries', countriesRoutes(store.root, headers));
 
   // Reached only when no route above answered.
   app.all('*', (c) => {

@@ -225,3 +225,14 @@ describe('fuzzed input never crashes and always gets a JSON answer', () => {
     expect((await get('/v1/business-days/US?date=2026-01-19')).body.is_business_day).toBe(false);
   });
 });
+
+describe('every area answers through the one app with the dataset version', () => {
+  for (const path of ['/v1/countries/JP', '/v1/countries?page=2', '/v1/timezones/Asia%2FTokyo', '/v1/timezones', '/v1/business-days/JP?date=2026-01-01', '/v1/business-days']) {
+    it(path, async () => {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('x-dataset-version')).toMatch(/^[0-9a-f]{16}$/);
+    });
+  }
+});

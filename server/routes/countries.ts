@@ -1,0 +1,73 @@
+/**
+ * GET /v1/countries (paginated, sorted by code) and GET /v1/countries/{code}.
+ * Loads dist-data/v1/countries/index.json once; every single-country answer
+ * and every default-size page is serialized at start, so the hot path only
+ * looks up a string. Bodies are JSON.stringify of the same objects the
+ * pipeline writes to countries/{CODE}.json and countries/pages/{n}.json.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Hono, type Context } from 'hono';
+import { DEFAULT_PER_PAGE, paginate, parsePageParams, type PageParams } from '../../lib/paginate.js';
+import type { CountriesIndex } from '../../lib/schema-types.js';
+import { badRequest, notFound, type ApiError } from '../errors.js';
+
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+
+/**
+ * Errors are returned rather than thrown so that this sub-app answers the
+ * same JSON whether it is mounted in createApp or used on its own (tests).
+ */
+const fail = (c: Context, err: ApiError) => c.json(err.toBody(), err.status);
+
+/**
+ * @param dataDir the dist-data folder (holding v1/)
+ * @param headers headers of every successful answer (createApp passes its
+ *   content type and X-Dataset-Version)
+ * @example app.route('/v1/countries', countriesRoutes(dataDir, headers))
+ */
+export function countriesRoutes(dataDir: string, headers: Record<string, string> = JSON_TYPE) {
+  const { countries } = JSON.parse(readFileSync(join(dataDir, 'v1', 'countries', 'index.json'), 'utf8')) as CountriesIndex;
+  const single = new Map(countries.map((c) => [c.code, JSON.stringify(c)]));
+  const totalPages = Math.ceil(countries.length / DEFAULT_PER_PAGE);
+
+  // Pages within range, keyed "page/per_page": at most ~1,300 entries for 249
+  // countries and per_page 1..100, so the cache is bounded. Pages past the
+  // end are cheap and not cached (their number is unbounded).
+  const pages = new Map<string, string>();
+  const pageText = (params: PageParams) => {
+    const key = `${params.page}/${params.per_page}`;
+    let text = pages.get(key);
+    if (text === undefined) {
+      text = JSON.stringify(paginate(countries, params));
+      if ((params.page - 1) * params.per_page < countries.length) pages.set(key, text);
+    }
+    return text;
+  };
+  for (let page = 1; page <= totalPages; page++) pageText({ page, per_page: DEFAULT_PER_PAGE });
+
+  const app = new Hono();
+
+  app.get('/', (c) => {
+    const raw: Record<'page' | 'per_page', string | undefined> = { page: undefined, per_page: undefined };
+    for (const name of ['page', 'per_page'] as const) {
+      const all = c.req.queries(name);
+      if (all && all.length > 1) return fail(c, badRequest('duplicate_parameter', `${name} is given ${all.length} times; give it once`, name));
+      raw[name] = all?.[0];
+    }
+    const params = parsePageParams(raw.page, raw.per_page);
+    if ('parameter' in params) return fail(c, badRequest(`invalid_${params.parameter}`, params.message, params.parameter));
+    return c.body(pageText(params), 200, headers);
+  });
+
+  app.get('/:code', (c) => {
+    const raw = c.req.param('code');
+    const text = /^[A-Za-z]{2}$/.test(raw) ? single.get(raw.toUpperCase()) : undefined;
+    if (text === undefined) {
+      return fail(c, notFound('unknown_country', `Unknown country "${raw.slice(0, 40)}": use an ISO 3166-1 alpha-2 code (JP); GET /v1/countries lists them.`, 'code'));
+    }
+    return c.body(text, 200, headers);
+  });
+
+  return app;
+}
