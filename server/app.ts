@@ -55,13 +55,17 @@ export function createApp({ store, timezones, now = () => new Date() }: AppOptio
   app.route('/v1/timezones', timezonesRoutes(timezones, now, headers));
   app.route('/v1/countries', countriesRoutes(store.root, headers));
 
-  // Reached only when no route above answered.
-  app.all('*', (c) => {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      throw new ApiError(405, 'method_not_allowed', `${c.req.method} is not allowed: this API is read-only (GET, HEAD)`);
-    }
-    throw new ApiError(404, 'not_found', `No endpoint at ${c.req.path.slice(0, 100)}`);
+  // Unmatched requests. Nothing else is registered for every path: a GET must
+  // match exactly one handler for Hono to take its single-handler fast path.
+  app.notFound((c) => {
+    const err =
+      c.req.method === 'GET' || c.req.method === 'HEAD'
+        ? new ApiError(404, 'not_found', `No endpoint at ${c.req.path.slice(0, 100)}`)
+        : new ApiError(405, 'method_not_allowed', `${c.req.method.slice(0, 20)} is not allowed: this API is read-only (GET, HEAD)`);
+    if (err.status === 405) c.header('Allow', 'GET, HEAD');
+    return c.json(err.toBody(), err.status);
   });
+
   app.onError((err, c) => {
     if (err instanceof ApiError) {
       if (err.status === 405) c.header('Allow', 'GET, HEAD');
