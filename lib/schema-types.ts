@@ -759,6 +759,42 @@ export interface TimezonesIndex {
   };
 }
 
+// travel-index.schema.json
+/**
+ * dist-data/v1/travel/index.json: which destinations have a travel document, which region codes resolve to their country's, which countries lack facts, and the coverage report.
+ */
+export interface TravelIndex {
+  /**
+   * Codes with their own document travel/{code}.json (countries, and regions whose facts differ).
+   *
+   * Items: ISO 3166-1 alpha-2 country code, or COUNTRY-SUBDIVISION (ISO 3166-2 where one exists), or COUNTRY-SUBDIVISION-REGION for date-holidays sub-regions (their own codes, upper-cased).
+   */
+  destinations: string[];
+  /**
+   * Every other ISO 3166-2 code -> the country whose document answers for it.
+   */
+  regions: {
+    [k: string]: string;
+  };
+  no_travel_data: {
+    code: string;
+    missing: string[];
+  }[];
+  coverage: {
+    countries: number;
+    with_document: number;
+    regions_with_own_document: number;
+    /**
+     * Per field: how many countries have it, by source.
+     */
+    fields: {
+      [k: string]: {
+        [k: string]: number;
+      };
+    };
+  };
+}
+
 // travel.schema.json
 /**
  * GET /v1/travel/{destination}: the spec 2.3 fields, plus the sources of each fact. dist-data/v1/travel/{code}.json holds the answer without from and date.

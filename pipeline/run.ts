@@ -20,6 +20,9 @@ import { createAjv, validateFiles } from './stages/validate.js';
 import { ingestTimezones, readZoneTab, tzdataVersion } from './stages/ingest-timezones.js';
 import { countryAttribution, ingestCountries, listIsoCountries } from './stages/ingest-countries.js';
 import { emitCountries } from './stages/emit-countries.js';
+import { ingestPower } from './stages/ingest-power.js';
+import { ingestClimate } from './stages/ingest-climate.js';
+import { emitTravel } from './stages/emit-travel.js';
 import { emitTimezones } from './stages/emit-timezones.js';
 import { emitManifest } from './stages/emit-manifest.js';
 import type { Attribution } from '../lib/schema-types.js';
@@ -72,6 +75,11 @@ function attribution(tzdata: string): Attribution {
       { name: '@vvo/tzdb', version: versionOf('@vvo/tzdb'), url: 'https://github.com/vvo/tzdb', license: 'MIT', attribution: 'Time zone names: @vvo/tzdb by Vincent Voyer and contributors, MIT.', used_for: 'generic English time zone names' },
       { name: 'REST Countries', version: 'bfadee4f951682c29970e53677707bc558e80b74', url: 'https://gitlab.com/restcountries/restcountries', license: 'MPL-2.0', attribution: 'Country data: REST Countries (restcountries.com), Mozilla Public License 2.0.', used_for: 'ISO 3166-1 country list, names, capitals, languages, currency names, borders, ccTLDs, calling codes, driving side' },
       ...countryAttribution(),
+      { name: 'fluids (residential power)', version: '05c97f78ff48a3a337dcaaf2ab6119ee46eff206', url: 'https://github.com/CalebBell/fluids', license: 'MIT', attribution: 'Plug types, voltage and frequency: fluids (Caleb Bell), MIT License, derived from Wikipedia (2016/2017).', used_for: 'plug types, mains voltage and frequency' },
+      { name: 'Android emergency numbers (eccdata)', version: 'sources/travel/android-ecc', url: 'https://android.googlesource.com/platform/packages/services/Telephony', license: 'Apache-2.0', attribution: 'Emergency numbers: Android Open Source Project (packages/services/Telephony, ecc/input/eccdata.txt), Copyright The Android Open Source Project, Apache License 2.0.', used_for: 'police, ambulance and fire numbers' },
+      { name: 'KDE Itinerary country data (Wikidata)', version: 'sources/travel/kitinerary-wikidata', url: 'https://invent.kde.org/pim/kitinerary', license: 'CC0-1.0', attribution: 'Data from Wikidata (CC0), via KDE Itinerary.', used_for: 'cross-check of plug types (nothing published from it)' },
+      { name: 'WMO Climatological Standard Normals 1991-2020', version: '59660ef6e3d8d6ff8aa1b7afd88fc3a53fbf3fc5', url: 'https://www.ncei.noaa.gov/products/wmo-climate-normals', license: 'WMO data policy (free and unrestricted exchange; attribution)', attribution: "Climate normals: WMO Climatological Standard Normals 1991-2020, computed by WMO Members' national meteorological services; distributed by WMO and NOAA NCEI (World Data Service for Meteorology).", used_for: 'monthly climate normals' },
+      { name: 'refdata travel overrides', version: 'sources/travel/*.csv, sources/climate/station-choices.csv', url: 'sources/travel/', license: 'CC0-1.0', attribution: 'Power, emergency-number and station choices curated by refdata, each row citing its source.', used_for: 'gaps and corrections in power and emergency facts, regional power facts, climate station choices' },
       { name: 'refdata workweek overrides', version: 'sources/workweeks/overrides.csv', url: 'sources/workweeks/', license: 'CC0-1.0', attribution: 'Dated workweek changes curated by refdata, each row citing its source.', used_for: 'workweek changes and gaps CLDR does not carry' },
       { name: 'refdata holiday corrections', version: 'sources/holiday-corrections/corrections.csv', url: 'sources/holiday-corrections/', license: 'CC0-1.0', attribution: 'Corrections to date-holidays curated by refdata, each citing an official calendar.', used_for: 'missing or wrong holidays, announced one-off closures' },
       { name: 'refdata day-type rules', version: 'sources/day-type-rules/rules.csv', url: 'sources/day-type-rules/', license: 'CC0-1.0', attribution: 'Banking and government closure rules curated by refdata, each citing its law or official page.', used_for: 'banking and government day types' },
@@ -147,6 +155,11 @@ export async function build({
     businessDayLocations: new Set(locations.map((l) => l.loc.target.location)),
   });
   for (const [path, doc] of emitCountries(countries)) files.set(path, doc);
+
+  step('[travel]');
+  const power = ingestPower(sourcesDir);
+  const climate = ingestClimate(sourcesDir, Object.fromEntries(countries.map((c) => [c.code, c.capital])));
+  for (const [path, doc] of emitTravel(countries, power, climate)) files.set(path, doc);
   files.set('attribution.json', attribution(tzdataVersion(sourcesDir)));
 
   const ajv = createAjv();
@@ -168,6 +181,9 @@ export async function build({
     timezones: zones.length,
     iso_countries: countries.length,
     subdivisions: countries.reduce((n, c) => n + c.subdivisions.length, 0),
+    travel_destinations: [...files.keys()].filter((p) => /^travel\/[A-Z]{2}\.json$/.test(p)).length,
+    travel_regions: [...files.keys()].filter((p) => /^travel\/[A-Z]{2}-[A-Z0-9]+\.json$/.test(p)).length,
+    climate_stations: Object.keys(climate).length,
     timezone_aliases: zones.reduce((n, z) => n + z.aliases.length, 0),
   };
   const sources = {

@@ -8,6 +8,7 @@ import { ApiError } from './errors.js';
 import { businessDaysRoutes } from './routes/business-days.js';
 import { countriesRoutes } from './routes/countries.js';
 import { timezonesRoutes } from './routes/timezones.js';
+import { travelRoutes } from './routes/travel.js';
 import type { DatasetStore } from './store.js';
 import type { TimezoneStore } from './timezone-store.js';
 
@@ -54,6 +55,7 @@ export function createApp({ store, timezones, now = () => new Date() }: AppOptio
   app.route('/v1/business-days', businessDaysRoutes({ store, today: (tz) => todayIn(tz, now()), headers }));
   app.route('/v1/timezones', timezonesRoutes(timezones, now, headers));
   app.route('/v1/countries', countriesRoutes(store.root, headers));
+  app.route('/v1/travel', travelRoutes(store.root, headers));
 
   // Unmatched requests. Nothing else is registered for every path: a GET must
   // match exactly one handler for Hono to take its single-handler fast path.

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { COUNTRY_SCHEMA_ROUTES } from './emit-countries.js';
+import { TRAVEL_SCHEMA_ROUTES } from './emit-travel.js';
 
 const SCHEMA_DIR = join(import.meta.dirname, '..', '..', 'schemas');
 const BASE = 'https://refdata.dev/schemas/v1/';
@@ -22,6 +23,7 @@ const ROUTES: [RegExp, string][] = [
   [/^timezones\/zones\/[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*\.json$/, 'timezone-zone.schema.json'],
   [/^timezones\/pages\/[1-9]\d*\.json$/, 'timezone-summary-page.schema.json'],
   ...COUNTRY_SCHEMA_ROUTES,
+  ...TRAVEL_SCHEMA_ROUTES,
 ];
 
 export function createAjv() {

@@ -1,0 +1,137 @@
+/**
+ * GET /v1/travel/{destination}: golden facts through the API (phone code and
+ * driving side included), regional power facts, compatibility between
+ * origins and destinations, climate by month, region fallback, bad input,
+ * and the coverage report's numbers in the README.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { appAt, DATA_DIR, getJson } from './helpers.js';
+import { assertMatchesSchema } from './schemas.js';
+
+const golden = JSON.parse(readFileSync(join(import.meta.dirname, 'golden', 'travel.json'), 'utf8'));
+const app = appAt();
+const travel = async (path: string) => getJson(app, `/v1/travel/${path}`);
+
+describe('golden travel facts through the API', () => {
+  for (const g of golden.countries) {
+    it(`${g.code}: plugs ${g.plugs.join('/')}, ${g.voltage} V ${g.frequency} Hz, ${g.phone_code}, drives ${g.driving_side}`, async () => {
+      const { status, body } = await travel(g.code);
+      expect(status).toBe(200);
+      assertMatchesSchema('travel.schema.json', body);
+      expect([...body.power.plugs].sort()).toEqual([...g.plugs].sort());
+      expect(body.power.voltage).toBe(g.voltage);
+      expect(body.power.frequency).toBe(g.frequency);
+      expect(body.emergency).toEqual(g.emergency);
+      expect(body.phone_code).toBe(g.phone_code);
+      expect(body.driving_side).toBe(g.driving_side);
+      expect(body.power_compatibility).toBeNull();
+      expect(body.climate).toBeNull();
+    });
+  }
+  for (const r of golden.regions) {
+    it(`${r.region} (${r.name}): ${r.voltage} V ${r.frequency} Hz`, async () => {
+      const { body } = await travel(r.region);
+      expect(body).toMatchObject({ destination: r.region, country: r.region.slice(0, 2), power: { voltage: r.voltage, frequency: r.frequency } });
+    });
+  }
+});
+
+describe('power compatibility', () => {
+  const cases: [string, string, { adapter_needed: boolean; voltage_compatible: boolean; shared_plugs?: string[] }][] = [
+    ['GB', 'US', { adapter_needed: true, voltage_compatible: false, shared_plugs: [] }],
+    ['IE', 'GB', { adapter_needed: false, voltage_compatible: true, shared_plugs: ['G'] }],
+    ['FR', 'DE', { adapter_needed: false, voltage_compatible: true }],
+    ['JP', 'US', { adapter_needed: false, voltage_compatible: false }],
+    ['NZ', 'AU', { adapter_needed: false, voltage_compatible: true }],
+    ['IT', 'CH', { adapter_needed: false, voltage_compatible: true }],
+  ];
+  for (const [dest, from, expected] of cases) {
+    it(`${from} → ${dest}: adapter ${expected.adapter_needed ? 'needed' : 'not needed'}, voltage ${expected.voltage_compatible ? 'compatible' : 'not compatible'}`, async () => {
+      const { status, body } = await travel(`${dest}?from=${from}`);
+      expect(status).toBe(200);
+      assertMatchesSchema('travel.schema.json', body);
+      expect(body.power_compatibility).toMatchObject({ from, ...expected });
+    });
+  }
+  it('an origin region uses its own facts (Osaka 60 Hz plugs into Tokyo sockets)', async () => {
+    const { body } = await travel('JP-13?from=jp-27');
+    expect(body.power_compatibility).toMatchObject({ from: 'JP-27', adapter_needed: false, voltage_compatible: true });
+  });
+});
+
+describe('climate', () => {
+  it('is null without a date and the month of the date with one, with its station', async () => {
+    expect((await travel('AR')).body.climate).toBeNull();
+    const jan = (await travel('AR?date=2026-01-15')).body.climate;
+    const jul = (await travel('AR?date=2026-07-15')).body.climate;
+    expect(jan.month).toBe('January');
+    expect(jan.station).toMatchObject({ period: '1991-2020' });
+    expect(jan.station.distance_km).toBeLessThanOrEqual(100);
+    expect(jan.temp_high_c).toBeGreaterThan(jul.temp_high_c); // southern hemisphere: January is summer
+    expect(jan.precipitation_hours).toBeNull();
+  });
+  it('northern seasons the right way round, any year accepted', async () => {
+    const jan = (await travel('NO?date=1990-01-01')).body.climate;
+    const jul = (await travel('NO?date=2045-07-31')).body.climate;
+    expect(jul.temp_high_c).toBeGreaterThan(jan.temp_high_c);
+  });
+  it('is null where no station is usable, and for regions (the station is the capital\'s)', async () => {
+    const za = await travel('ZA?date=2026-01-15');
+    expect(za.status).toBe(200);
+    expect(za.body.climate).toBeNull();
+    expect((await travel('US-CA?date=2026-01-15')).body.climate).toBeNull();
+  });
+});
+
+describe('destinations', () => {
+  it('any ISO 3166-2 code answers with its country\'s facts and its own code', async () => {
+    const { status, body } = await travel('de-by');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ destination: 'DE-BY', country: 'DE', power: { voltage: 230 } });
+  });
+
+  const errors: [string, number, string][] = [
+    ['ZZ', 404, 'unknown_destination'],
+    ['US-ZZZ', 404, 'unknown_destination'],
+    ['AQ', 404, 'no_travel_data'],
+    ['US?from=ZZ', 404, 'unknown_from'],
+    ['US?from=AQ', 404, 'no_travel_data'],
+    ['U', 400, 'invalid_destination'],
+    ['USA', 400, 'invalid_destination'],
+    ['..%2F..%2Fmanifest', 400, 'invalid_destination'],
+    ['US?from=1', 400, 'invalid_from'],
+    ['US?date=2025-02-30', 400, 'invalid_date'],
+    ['US?date=tomorrow', 400, 'invalid_date'],
+    ['US?from=GB&from=FR', 400, 'duplicate_parameter'],
+  ];
+  for (const [path, status, code] of errors) {
+    it(`${path} → ${status} ${code}`, async () => {
+      const res = await travel(path);
+      expect(res.status).toBe(status);
+      assertMatchesSchema('error.schema.json', res.body);
+      expect(res.body.error.code).toBe(code);
+    });
+  }
+
+  it('every destination document answers exactly as its static file', async () => {
+    const dir = join(DATA_DIR, 'v1', 'travel');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'index.json');
+    expect(files.length).toBeGreaterThan(300);
+    for (const f of files) {
+      const { status, body } = await travel(f.slice(0, -5));
+      expect(status).toBe(200);
+      expect(body).toEqual(JSON.parse(readFileSync(join(dir, f), 'utf8')));
+    }
+  });
+
+  it('the README states the coverage report\'s numbers', () => {
+    const index = JSON.parse(readFileSync(join(DATA_DIR, 'v1', 'travel', 'index.json'), 'utf8'));
+    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    const f = index.coverage.fields;
+    for (const n of [index.coverage.with_document, index.coverage.regions_with_own_document, f.power['fluids-power'], f.power.override, f.power.inherited, f.emergency['android-ecc'], f.emergency.override, f.climate['WMO normals 1991-2020']]) {
+      expect(readme, String(n)).toContain(String(n));
+    }
+  });
+});
