@@ -810,8 +810,17 @@ export interface TravelInfo {
   country: string;
   driving_side: "left" | "right";
   emergency: {
+    /**
+     * Digits to dial; usually a short code, a full local number where the source has no short one (TL fire)
+     */
     ambulance: string;
+    /**
+     * Digits to dial; usually a short code, a full local number where the source has no short one (TL fire)
+     */
     fire: string;
+    /**
+     * Digits to dial; usually a short code, a full local number where the source has no short one (TL fire)
+     */
     police: string;
   };
   /**
