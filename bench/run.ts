@@ -17,6 +17,7 @@ import { addBusinessDays, countBusinessDays } from '../lib/business-calendar.js'
 import { parseDate } from '../lib/plain-date.js';
 import { DatasetStore } from '../server/store.js';
 import { build } from '../pipeline/run.js';
+import { createKey } from '../server/access/keys.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DATA = join(ROOT, 'dist-data');
@@ -74,12 +75,18 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
+// A growth key with limits no benchmark reaches: requests are checked and counted, never refused.
+const keysFile = join(mkdtempSync(join(tmpdir(), 'refdata-bench-keys-')), 'api-keys.json');
+const KEY = createKey(keysFile, 'growth', 'bench').key;
+const SERVER_ENV = { API_KEYS_FILE: keysFile, PLAN_LIMITS: JSON.stringify({ growth: { quota: 1e12, burst: 1e12 } }), REDIS_URL: '' };
+
 async function load(url: string, paths: string[]) {
   const result = await autocannon({
     url,
     connections: 32,
     pipelining: 1,
     duration: SECONDS,
+    headers: { 'x-api-key': KEY },
     requests: paths.map((path) => ({ method: 'GET', path })),
   });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
@@ -118,15 +125,15 @@ async function main() {
 
   const port = 18_481;
   const basePort = 18_482;
-  const server = startProcess(['--import', 'tsx', 'server/main.ts'], { PORT: String(port), HOST: '127.0.0.1' });
-  const startMs = await waitFor(`http://127.0.0.1:${port}/v1/business-days/US?date=2026-01-19`);
+  const server = startProcess(['--import', 'tsx', 'server/main.ts'], { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1' });
+  const startMs = await waitFor(`http://127.0.0.1:${port}/healthz`);
   const urls = Object.values(endpoints).flat();
-  for (const u of urls) await (await fetch(`http://127.0.0.1:${port}${u}`)).arrayBuffer(); // warm every location used
+  for (const u of urls) await (await fetch(`http://127.0.0.1:${port}${u}`, { headers: { 'x-api-key': KEY } })).arrayBuffer(); // warm every location used
 
   // The baseline serves, for each endpoint, a precomputed body of that endpoint's median answer size.
   const bodies: Record<string, string> = {};
   for (const [name, paths] of Object.entries(endpoints)) {
-    const texts = await Promise.all(paths.map(async (p) => (await fetch(`http://127.0.0.1:${port}${p}`)).text()));
+    const texts = await Promise.all(paths.map(async (p) => (await fetch(`http://127.0.0.1:${port}${p}`, { headers: { 'x-api-key': KEY } })).text()));
     texts.sort((a, b) => a.length - b.length);
     bodies[name] = texts[Math.floor(texts.length / 2)];
   }
@@ -154,13 +161,41 @@ async function main() {
   out.http = http;
 
   // Memory after answering for every location.
-  const list = (await (await fetch(`http://127.0.0.1:${port}/v1/business-days`)).json()) as { locations: { location: string }[] };
+  const auth = { headers: { 'x-api-key': KEY } };
+  const list = (await (await fetch(`http://127.0.0.1:${port}/v1/business-days`, auth)).json()) as { locations: { location: string }[] };
   const rssBefore = rssMb(server.pid!);
-  for (const { location } of list.locations) await (await fetch(`http://127.0.0.1:${port}/v1/business-days/${location}?date=2026-07-03&type=banking`)).arrayBuffer();
+  for (const { location } of list.locations) await (await fetch(`http://127.0.0.1:${port}/v1/business-days/${location}?date=2026-07-03&type=banking`, auth)).arrayBuffer();
   out.server = { start_to_first_answer_ms: startMs, rss_mb_after_warmup: rssBefore, rss_mb_after_all_locations: rssMb(server.pid!), locations: list.locations.length };
 
-  server.kill();
-  baseline.kill();
+  // What the access gate costs: the same premium requests against a server without it,
+  // the memory-counting server above, and one counting in Redis.
+  const openPort = 18_483;
+  const redisPort = 18_484;
+  const redisServerPort = 18_485;
+  const open = startProcess(['--import', 'tsx', 'server/main.ts'], { ...SERVER_ENV, ACCESS_CONTROL: 'off', PORT: String(openPort), HOST: '127.0.0.1' });
+  const redisServer = spawn('redis-server', ['--port', String(redisServerPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  let redisOk = true;
+  redisServer.on('error', () => (redisOk = false));
+  await new Promise((r) => setTimeout(r, 500));
+  const withRedis = redisOk ? startProcess(['--import', 'tsx', 'server/main.ts'], { ...SERVER_ENV, REDIS_URL: `redis://127.0.0.1:${redisServerPort}`, PORT: String(redisPort), HOST: '127.0.0.1' }) : undefined;
+  await waitFor(`http://127.0.0.1:${openPort}/healthz`);
+  if (withRedis) await waitFor(`http://127.0.0.1:${redisPort}/healthz`);
+  const gateRounds: Record<string, Sample[]> = { open: [], memory: [], redis: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    gateRounds.open.push(await load(`http://127.0.0.1:${openPort}`, endpoints.check));
+    gateRounds.memory.push(await load(`http://127.0.0.1:${port}`, endpoints.check));
+    if (withRedis) gateRounds.redis.push(await load(`http://127.0.0.1:${redisPort}`, endpoints.check));
+  }
+  const openRps = median(gateRounds.open.map((x) => x.rps));
+  const gate: Record<string, { rps: number; p50_ms: number; p99_ms: number; vs_open: number }> = {};
+  for (const [name, xs] of Object.entries(gateRounds)) {
+    if (!xs.length) continue;
+    const rps = median(xs.map((x) => x.rps));
+    gate[name] = { rps, p50_ms: median(xs.map((x) => x.p50)), p99_ms: median(xs.map((x) => x.p99)), vs_open: rps / openRps };
+  }
+  out.access_gate = gate;
+  for (const p of [server, baseline, open, withRedis]) p?.kill();
+  redisServer.kill();
   writeFileSync(join(ROOT, '.bench', 'results.json'), `${JSON.stringify(out, null, 2)}\n`);
 
   const lines = [
@@ -172,6 +207,13 @@ async function main() {
     '',
     `Library (median of 21 x 100k calls): 40-year count ${out.library && (out.library as any).count_40y_ns.toFixed(0)} ns, add 10,000 days ${(out.library as any).add_10000_ns.toFixed(0)} ns.`,
     `Server: first answer ${startMs.toFixed(0)} ms after spawn; RSS ${rssBefore.toFixed(0)} MB warm, ${(out.server as any).rss_mb_after_all_locations.toFixed(0)} MB after all ${list.locations.length} locations.`,
+    '',
+    'Access gate on GET /v1/business-days/{location} with a growth key (check requests):',
+    '',
+    '| counters | req/s | p50 ms | p99 ms | vs no gate |',
+    '|---|---:|---:|---:|---:|',
+    ...Object.entries(gate).map(([n, g]) => `| ${n === 'open' ? 'no gate (ACCESS_CONTROL=off)' : n} | ${Math.round(g.rps)} | ${g.p50_ms} | ${g.p99_ms} | ${(g.vs_open * 100).toFixed(0)}% |`),
+    '',
     out.build ? `Build: ${(out.build as any).seconds.toFixed(1)} s, ${(out.build as any).files} files, ${(out.build as any).megabytes.toFixed(1)} MB.` : 'Build: skipped (--skip-build).',
   ];
   console.log(lines.join('\n'));

@@ -1,9 +1,14 @@
 /**
- * The lookup layer: a Hono app over a DatasetStore. Runtime-neutral (Node via
- * server/main.ts; the same app can run on edge runtimes with a store adapter).
+ * The lookup layer: a Hono app over the dataset stores, behind the access
+ * gate. Runtime-neutral (Node via server/main.ts; the same app can run on
+ * edge runtimes with store adapters).
  */
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { answerJson } from './answer-headers.js';
+import { createGate } from './access/gate.js';
+import type { KeyRing } from './access/keys.js';
+import type { Limiter } from './access/limiter.js';
 import { ApiError } from './errors.js';
 import { businessDaysRoutes } from './routes/business-days.js';
 import { countriesRoutes } from './routes/countries.js';
@@ -15,9 +20,17 @@ import type { TimezoneStore } from './timezone-store.js';
 /** Longest request target accepted (path + query), in characters. */
 export const MAX_URL_LENGTH = 2048;
 
+export interface AccessOptions {
+  keys: KeyRing;
+  limiter: Limiter;
+  trustProxy: boolean;
+}
+
 export interface AppOptions {
   store: DatasetStore;
   timezones: TimezoneStore;
+  /** API keys, plans and rate limits; without it every area is open and uncounted. */
+  access?: AccessOptions;
   /** Current instant; tests freeze it. */
   now?: () => Date;
 }
@@ -40,22 +53,22 @@ export function todayIn(timeZone: string, now: Date): string {
   return f.format(now);
 }
 
-/** Headers of every successful answer. */
-export type AnswerHeaders = Record<string, string>;
-
-export function createApp({ store, timezones, now = () => new Date() }: AppOptions) {
+export function createApp({ store, timezones, access, now = () => new Date() }: AppOptions) {
   const app = new Hono();
+  const baseHeaders = { 'content-type': 'application/json; charset=utf-8', 'x-dataset-version': store.manifest.version };
 
-  // Handlers pass these headers themselves: a middleware (or touching the
-  // headers of a finished response) costs a quarter of the throughput and
-  // takes @hono/node-server off its fast path.
-  const headers: AnswerHeaders = { 'content-type': 'application/json; charset=utf-8', 'x-dataset-version': store.manifest.version };
-
-  app.get('/v1/business-days', (c) => c.json(store.list, 200, headers));
-  app.route('/v1/business-days', businessDaysRoutes({ store, today: (tz) => todayIn(tz, now()), headers }));
-  app.route('/v1/timezones', timezonesRoutes(timezones, now, headers));
-  app.route('/v1/countries', countriesRoutes(store.root, headers));
-  app.route('/v1/travel', travelRoutes(store.root, headers));
+  app.get('/healthz', (c) => {
+    const limits = access ? { store: access.limiter.store, reachable: access.limiter.reachable, on_store_failure: 'open' } : null;
+    const status = !limits || limits.reachable ? 'ok' : 'degraded';
+    return c.json({ status, dataset_version: store.manifest.version, limits }, 200, baseHeaders);
+  });
+  // Handlers take their headers from the gate (answerHeaders): a Hono middleware would
+  // cost a quarter of the throughput and take @hono/node-server off its fast path.
+  app.get('/v1/business-days', (c) => answerJson(c, store.list));
+  app.route('/v1/business-days', businessDaysRoutes({ store, today: (tz) => todayIn(tz, now()) }));
+  app.route('/v1/timezones', timezonesRoutes(timezones, now));
+  app.route('/v1/countries', countriesRoutes(store.root));
+  app.route('/v1/travel', travelRoutes(store.root));
 
   // Unmatched requests. Nothing else is registered for every path: a GET must
   // match exactly one handler for Hono to take its single-handler fast path.
@@ -63,30 +76,41 @@ export function createApp({ store, timezones, now = () => new Date() }: AppOptio
     const err =
       c.req.method === 'GET' || c.req.method === 'HEAD'
         ? new ApiError(404, 'not_found', `No endpoint at ${c.req.path.slice(0, 100)}`)
-        : new ApiError(405, 'method_not_allowed', `${c.req.method.slice(0, 20)} is not allowed: this API is read-only (GET, HEAD)`);
-    if (err.status === 405) c.header('Allow', 'GET, HEAD');
-    return c.json(err.toBody(), err.status);
+        : new ApiError(405, 'method_not_allowed', `${c.req.method.slice(0, 20)} is not allowed: this API is read-only (GET, HEAD, OPTIONS)`);
+    return answerJson(c, err.toBody(), err.status, err.status === 405 ? { allow: 'GET, HEAD, OPTIONS' } : undefined);
+  });
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return answerJson(c, err.toBody(), err.status);
+    if (err instanceof HTTPException) {
+      return answerJson(c, new ApiError(err.status as 400, 'bad_request', err.message || 'Bad request').toBody(), err.status);
+    }
+    // Never the stack, the request's headers or its query: only what and where.
+    console.error(`internal error on ${c.req.method} ${c.req.path.slice(0, 200)}: ${err instanceof Error ? err.message : String(err)}`);
+    return answerJson(c, new ApiError(500, 'internal_error', 'Internal error').toBody(), 500);
   });
 
-  app.onError((err, c) => {
-    if (err instanceof ApiError) {
-      if (err.status === 405) c.header('Allow', 'GET, HEAD');
-      return c.json(err.toBody(), err.status);
-    }
-    if (err instanceof HTTPException) {
-      return c.json(new ApiError(err.status as 400, 'bad_request', err.message || 'Bad request').toBody(), err.status as 400);
-    }
-    console.error(`internal error on ${c.req.method} ${c.req.path.slice(0, 200)}: ${err instanceof Error ? err.message : String(err)}`);
-    return c.json(new ApiError(500, 'internal_error', 'Internal error').toBody(), 500);
-  });
-  // The request-target limit is checked before routing, for every method.
+  const gate = access ? createGate({ ...access, baseHeaders }) : undefined;
   const route = app.fetch;
+  type Env = { incoming?: never; answerHeaders?: Record<string, string> };
+  // Before routing, for every request: the request-target limit, then the access gate.
+  // Not async: without a gate the answer stays synchronous, which @hono/node-server serves faster.
   app.fetch = (req, env, ctx) => {
-    if (req.url.length > MAX_URL_LENGTH + 200 && pathAndQuery(req.url).length > MAX_URL_LENGTH) {
+    const target = pathAndQuery(req.url);
+    if (target.length > MAX_URL_LENGTH) {
       const err = new ApiError(414, 'uri_too_long', `The request target is longer than ${MAX_URL_LENGTH} characters`);
       return Response.json(err.toBody(), { status: 414 });
     }
-    return route(req, env, ctx);
+    const e = (env ?? {}) as Env; // @hono/node-server makes a fresh env per request: safe to extend
+    if (!gate) {
+      e.answerHeaders = baseHeaders;
+      return route(req, e, ctx);
+    }
+    const q = target.indexOf('?');
+    return gate(req, q < 0 ? target : target.slice(0, q), e.incoming).then((verdict) => {
+      if ('response' in verdict) return verdict.response;
+      e.answerHeaders = verdict.headers;
+      return route(req, e, ctx);
+    });
   };
   return app;
 }

@@ -350,9 +350,9 @@ describe('HTTP: /v1/countries sub-app', () => {
     for (const p of ['/XX', '/XK', '/JPN', '/J', '/j1', '/%20JP', '/392']) await expectError(p, 404, 'unknown_country', 'code');
   });
 
-  it('answers carry the headers the app passes (X-Dataset-Version)', async () => {
-    const withVersion = countriesRoutes(dataDir, { 'content-type': 'application/json; charset=utf-8', 'x-dataset-version': 'test-version' });
-    for (const p of ['/JP', '/?per_page=7']) expect((await withVersion.request(p)).headers.get('x-dataset-version'), p).toBe('test-version');
+  it('answers carry the headers the gate passes in the env (X-Dataset-Version)', async () => {
+    const env = { answerHeaders: { 'content-type': 'application/json; charset=utf-8', 'x-dataset-version': 'test-version' } };
+    for (const p of ['/JP', '/?per_page=7']) expect((await app.request(p, undefined, env)).headers.get('x-dataset-version'), p).toBe('test-version');
   });
 
   it('HEAD works like GET without a body', async () => {

@@ -1,5 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../server/app.js';
+import { createKey, KeyRing } from '../server/access/keys.js';
+import { Limiter } from '../server/access/limiter.js';
+import { DEFAULT_LIMITS, PLANS, type Plan, type PlanLimits } from '../server/access/plans.js';
 import { DatasetStore } from '../server/store.js';
 import { TimezoneStore } from '../server/timezone-store.js';
 
@@ -17,12 +22,42 @@ export function sharedTimezones(): TimezoneStore {
   return timezones;
 }
 
-/** An in-process app over the built dataset with the clock frozen at `now`. */
-export function appAt(now = new Date('2026-11-21T12:00:00Z')) {
-  return createApp({ store: sharedStore(), timezones: sharedTimezones(), now: () => now });
+/** Limits high enough that data tests never meet them (the access tests use the real ones). */
+export const UNLIMITED: Record<Plan, PlanLimits> = Object.fromEntries(
+  PLANS.map((p) => [p, { ...DEFAULT_LIMITS[p], quota: 1e9, burst: 1e9 }]),
+) as Record<Plan, PlanLimits>;
+
+/** A keys file in a temporary folder with one key per paid or free plan. */
+export function makeKeys() {
+  const file = join(mkdtempSync(join(tmpdir(), 'refdata-keys-')), 'api-keys.json');
+  const keys = {
+    free: createKey(file, 'free', 'test free').key,
+    starter: createKey(file, 'starter', 'test starter').key,
+    pro: createKey(file, 'pro', 'test pro').key,
+    growth: createKey(file, 'growth', 'test growth').key,
+  };
+  return { file, keys };
 }
 
-export async function getJson(app: ReturnType<typeof appAt>, path: string) {
-  const res = await app.request(path);
+let testKeys: ReturnType<typeof makeKeys> | undefined;
+export function sharedKeys() {
+  testKeys ??= makeKeys();
+  return testKeys;
+}
+
+/** An in-process app over the built dataset, clock frozen at `now`, limits out of the way. */
+export function appAt(now = new Date('2026-11-21T12:00:00Z')) {
+  const { file } = sharedKeys();
+  return createApp({
+    store: sharedStore(),
+    timezones: sharedTimezones(),
+    access: { keys: new KeyRing(file), limiter: new Limiter(UNLIMITED), trustProxy: false },
+    now: () => now,
+  });
+}
+
+/** GET with a growth-plan key, unless `key` says otherwise (null: no key). */
+export async function getJson(app: ReturnType<typeof appAt>, path: string, key: string | null = sharedKeys().keys.growth) {
+  const res = await app.request(path, key === null ? undefined : { headers: { 'x-api-key': key } });
   return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 }

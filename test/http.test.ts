@@ -5,25 +5,26 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ServerType } from '@hono/node-server';
 import { startServer } from '../server/main.js';
 import { todayIn } from '../server/app.js';
 import { MAX_COUNT_DAYS, MAX_DAYS } from '../server/routes/business-days.js';
-import { appAt, DATA_DIR, getJson } from './helpers.js';
+import { appAt, DATA_DIR, getJson, sharedKeys, UNLIMITED } from './helpers.js';
 import { assertMatchesSchema } from './schemas.js';
 
-let server: ServerType;
+let close: () => Promise<void>;
 let base: string;
+const KEY = { 'x-api-key': sharedKeys().keys.growth };
 
 beforeAll(async () => {
-  const started = await startServer({ port: 0, hostname: '127.0.0.1', dataDir: DATA_DIR });
-  server = started.server;
+  const started = await startServer({ port: 0, hostname: '127.0.0.1', dataDir: DATA_DIR, keysFile: sharedKeys().file, limits: UNLIMITED, redisUrl: '' });
+  close = started.close;
   base = `http://127.0.0.1:${started.port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => close());
 
+/** A request with a growth-plan key (premium areas need a paid plan). */
 async function get(path: string, init?: RequestInit) {
-  const res = await fetch(base + path, init);
+  const res = await fetch(base + path, { ...init, headers: { ...KEY, ...(init?.headers as Record<string, string>) } });
   const text = await res.text();
   let body: any;
   try {
@@ -100,7 +101,7 @@ describe('the five endpoints answer with the spec fields', () => {
   });
 
   it('HEAD works like GET without a body', async () => {
-    const res = await fetch(`${base}/v1/business-days/US?date=2026-01-19`, { method: 'HEAD' });
+    const res = await fetch(`${base}/v1/business-days/US?date=2026-01-19`, { method: 'HEAD', headers: KEY });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');
   });
@@ -175,7 +176,7 @@ describe('errors: status, JSON body, machine code', () => {
     expect(body.total_days).toBe(MAX_COUNT_DAYS);
   });
 
-  it('POST, PUT and DELETE get 405 with Allow', async () => {
+  it('POST, PUT, DELETE and PATCH get 405 with Allow', async () => {
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const res = await get('/v1/business-days/US', { method });
       expect(res.status).toBe(405);
@@ -204,7 +205,7 @@ describe('fuzzed input never crashes and always gets a JSON answer', () => {
     await fc.assert(
       fc.asyncProperty(junk, junk, junk, fc.constantFrom('', '/add', '/subtract', '/count', '/next'), async (loc, p1, p2, op) => {
         const path = `/v1/business-days/${encodeURIComponent(loc)}${op}?date=${encodeURIComponent(p1)}&start=${encodeURIComponent(p1)}&end=${encodeURIComponent(p2)}&days=${encodeURIComponent(p2)}&from=${encodeURIComponent(p1)}&type=${encodeURIComponent(p2)}`;
-        const res = await app.request(path);
+        const res = await app.request(path, { headers: KEY });
         expect(res.status, path).toBeLessThan(500);
         const body = await res.json();
         if (res.status >= 400) assertMatchesSchema('error.schema.json', body);

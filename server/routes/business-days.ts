@@ -13,6 +13,7 @@ import {
 } from '../../lib/business-calendar.js';
 import { formatDate, parseDate } from '../../lib/plain-date.js';
 import type { BusinessDayCheck, BusinessDayCount, BusinessDayNext, BusinessDayShift, Holiday } from '../../lib/schema-types.js';
+import { answer, answerJson } from '../answer-headers.js';
 import { badRequest, notFound } from '../errors.js';
 import { DAY_TYPES, isRelevant, type DatasetStore, type DayType, type LocationCalendar } from '../store.js';
 
@@ -27,13 +28,11 @@ const LOCATION_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,12}){0,2}$/;
 
 export interface BusinessDaysDeps {
   store: DatasetStore;
-  /** Headers of every successful answer. */
-  headers: Record<string, string>;
   /** Today's date (YYYY-MM-DD) in a time zone; injectable for tests. */
   today: (timeZone: string) => string;
 }
 
-export function businessDaysRoutes({ store, today, headers }: BusinessDaysDeps) {
+export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   const app = new Hono();
   const rangeText = `${store.list.range.start} to ${store.list.range.end}`;
 
@@ -118,7 +117,7 @@ export function businessDaysRoutes({ store, today, headers }: BusinessDaysDeps) 
       if (next !== undefined) body.next_business_day = formatDate(next);
       if (prev !== undefined) body.prev_business_day = formatDate(prev);
     }
-    return c.json(body, 200, headers);
+    return answerJson(c, body);
   });
 
   const shift = (direction: 1 | -1) => (c: Context) => {
@@ -130,7 +129,7 @@ export function businessDaysRoutes({ store, today, headers }: BusinessDaysDeps) 
     const result = direction === 1 ? addBusinessDays(bc, start, days) : subtractBusinessDays(bc, start, days);
     if (result === undefined) beyondRange(`The result of ${direction === 1 ? 'adding' : 'subtracting'} ${days} business days`);
     const body: BusinessDayShift = { start: formatDate(start), days, result: formatDate(result), location: code, type, workweek: cal.workweekOn(result) };
-    return c.json(body, 200, headers);
+    return answerJson(c, body);
   };
   app.get('/:location/add', shift(1));
   app.get('/:location/subtract', shift(-1));
@@ -156,7 +155,7 @@ export function businessDaysRoutes({ store, today, headers }: BusinessDaysDeps) 
     };
     const tail: Pick<BusinessDayCount, 'location' | 'type' | 'workweek'> = { location: code, type, workweek: cal.workweekOn(end) };
     const text = `${JSON.stringify(counts).slice(0, -1)},"holiday_list":[${cal.holidayJsonBetween(start, end, type).join(',')}],${JSON.stringify(tail).slice(1)}`;
-    return c.body(text, 200, headers);
+    return answer(c, text);
   });
 
   app.get('/:location/next', (c) => {
@@ -166,7 +165,7 @@ export function businessDaysRoutes({ store, today, headers }: BusinessDaysDeps) 
     const next = nextBusinessDay(cal.calendar(type), from);
     if (next === undefined) beyondRange(`The next business day after ${formatDate(from)}`);
     const body: BusinessDayNext = { from: formatDate(from), next: formatDate(next), days_until: next - from, location: code, type };
-    return c.json(body, 200, headers);
+    return answerJson(c, body);
   });
 
   return app;

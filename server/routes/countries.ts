@@ -10,24 +10,22 @@ import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
 import { DEFAULT_PER_PAGE, paginate, parsePageParams, type PageParams } from '../../lib/paginate.js';
 import type { CountriesIndex } from '../../lib/schema-types.js';
+import { answer, answerJson } from '../answer-headers.js';
 import { badRequest, notFound, type ApiError } from '../errors.js';
 
 const utf8 = new TextEncoder();
-const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 /**
  * Errors are returned rather than thrown so that this sub-app answers the
  * same JSON whether it is mounted in createApp or used on its own (tests).
  */
-const fail = (c: Context, err: ApiError) => c.json(err.toBody(), err.status);
+const fail = (c: Context, err: ApiError) => answerJson(c, err.toBody(), err.status);
 
 /**
  * @param dataDir the dist-data folder (holding v1/)
- * @param headers headers of every successful answer (createApp passes its
- *   content type and X-Dataset-Version)
- * @example app.route('/v1/countries', countriesRoutes(dataDir, headers))
+ * @example app.route('/v1/countries', countriesRoutes(dataDir))
  */
-export function countriesRoutes(dataDir: string, headers: Record<string, string> = JSON_TYPE) {
+export function countriesRoutes(dataDir: string) {
   const { countries } = JSON.parse(readFileSync(join(dataDir, 'v1', 'countries', 'index.json'), 'utf8')) as CountriesIndex;
   // Kept as UTF-8 bytes: encoding a 100 kB page on every request would halve throughput.
   const single = new Map(countries.map((c) => [c.code, utf8.encode(JSON.stringify(c))]));
@@ -59,7 +57,7 @@ export function countriesRoutes(dataDir: string, headers: Record<string, string>
     }
     const params = parsePageParams(raw.page, raw.per_page);
     if ('parameter' in params) return fail(c, badRequest(`invalid_${params.parameter}`, params.message, params.parameter));
-    return c.body(pageText(params), 200, headers);
+    return answer(c, pageText(params));
   });
 
   app.get('/:code', (c) => {
@@ -68,7 +66,7 @@ export function countriesRoutes(dataDir: string, headers: Record<string, string>
     if (text === undefined) {
       return fail(c, notFound('unknown_country', `Unknown country "${raw.slice(0, 40)}": use an ISO 3166-1 alpha-2 code (JP); GET /v1/countries lists them.`, 'code'));
     }
-    return c.body(text, 200, headers);
+    return answer(c, text);
   });
 
   return app;

@@ -6,10 +6,11 @@
  */
 import { Hono, type Context } from 'hono';
 import { parsePageParams } from '../../lib/paginate.js';
+import { answer, answerJson } from '../answer-headers.js';
 import { badRequest, notFound } from '../errors.js';
 import type { TimezoneStore } from '../timezone-store.js';
 
-export function timezonesRoutes(store: TimezoneStore, now: () => Date, headers: Record<string, string>) {
+export function timezonesRoutes(store: TimezoneStore, now: () => Date) {
   const app = new Hono();
 
   const single = (c: Context, name: string) => {
@@ -21,14 +22,14 @@ export function timezonesRoutes(store: TimezoneStore, now: () => Date, headers: 
   app.get('/', (c) => {
     const params = parsePageParams(single(c, 'page'), single(c, 'per_page'));
     if ('parameter' in params) throw badRequest(`invalid_${params.parameter}`, params.message, params.parameter);
-    return c.body(store.pageText(params, now().getTime()), 200, headers);
+    return answer(c, store.pageText(params, now().getTime()));
   });
 
   app.get('/:identifier{.+}', (c) => {
     const raw = c.req.param('identifier');
     const id = raw.length <= 64 ? store.resolve(raw) : undefined;
     if (!id) throw notFound('unknown_timezone', `Unknown time zone "${raw.slice(0, 64)}": use an IANA id such as America%2FNew_York; GET /v1/timezones lists them.`, 'identifier');
-    return c.body(store.zoneText(id, now().getTime()), 200, headers);
+    return answer(c, store.zoneText(id, now().getTime()));
   });
 
   return app;

@@ -10,12 +10,13 @@ import { Hono } from 'hono';
 import { powerCompatibility } from '../../lib/plugs.js';
 import { civilFromDays, parseDate } from '../../lib/plain-date.js';
 import type { ClimateNormals, TravelIndex, TravelInfo } from '../../lib/schema-types.js';
+import { answer, answerJson } from '../answer-headers.js';
 import { badRequest, notFound } from '../errors.js';
 
 const CODE_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/;
 const utf8 = new TextEncoder();
 
-export function travelRoutes(dataDir: string, headers: Record<string, string>) {
+export function travelRoutes(dataDir: string) {
   const dir = join(dataDir, 'v1', 'travel');
   const read = <T>(p: string) => JSON.parse(readFileSync(join(dir, p), 'utf8')) as T;
   const index = read<TravelIndex>('index.json');
@@ -59,7 +60,7 @@ export function travelRoutes(dataDir: string, headers: Record<string, string>) {
         bytes = utf8.encode(JSON.stringify(doc));
         if (plain.size < 20_000) plain.set(doc.destination, bytes); // bounded by the ISO 3166-2 list
       }
-      return c.body(bytes, 200, headers);
+      return answer(c, bytes);
     }
     const body: TravelInfo = { ...doc };
     if (from !== undefined) {
@@ -73,7 +74,7 @@ export function travelRoutes(dataDir: string, headers: Record<string, string>) {
       const normals = doc.destination === doc.country ? climates.get(doc.country) : undefined;
       body.climate = normals ? { ...normals.months[civilFromDays(day)[1] - 1], station: normals.station } : null;
     }
-    return c.json(body, 200, headers);
+    return answerJson(c, body);
   });
   return app;
 }

@@ -1,0 +1,158 @@
+/**
+ * Access control in process: every plan against every area (200/401/402),
+ * the free quota's 61st request, the burst window, rate-limit headers, CORS
+ * on the reference areas only, the health endpoint and key hygiene.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../server/app.js';
+import { createKey, hashKey, KeyRing } from '../server/access/keys.js';
+import { Limiter } from '../server/access/limiter.js';
+import { DEFAULT_LIMITS, periodOf, type Plan, type PlanLimits } from '../server/access/plans.js';
+import { makeKeys, sharedStore, sharedTimezones, UNLIMITED } from './helpers.js';
+import { assertMatchesSchema } from './schemas.js';
+
+const ROOT = join(import.meta.dirname, '..');
+
+function appWith(file: string, limits: Record<Plan, PlanLimits>) {
+  return createApp({ store: sharedStore(), timezones: sharedTimezones(), access: { keys: new KeyRing(file), limiter: new Limiter(limits), trustProxy: false } });
+}
+
+const AREAS = {
+  timezones: '/v1/timezones/Asia%2FTokyo',
+  countries: '/v1/countries/JP',
+  'business-days': '/v1/business-days/US?date=2026-01-19',
+  travel: '/v1/travel/JP',
+  astronomy: '/v1/astronomy/sun/JP',
+};
+
+describe('plans against areas', () => {
+  const { file, keys } = makeKeys();
+  const revoked = createKey(file, 'pro', 'to revoke');
+  execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'keys.ts'), 'revoke', revoked.record.hash.slice(0, 12), '--file', file], { stdio: 'pipe' });
+  const app = appWith(file, UNLIMITED);
+  const callers: Record<string, string | undefined> = { anonymous: undefined, free: keys.free, starter: keys.starter, pro: keys.pro, growth: keys.growth, 'unknown key': 'rdk_' + 'x'.repeat(32), 'revoked key': revoked.key, 'malformed key': 'hunter2' };
+  const expected = (caller: string, area: string): number => {
+    if (caller.endsWith('key')) return 401;
+    const premium = area === 'business-days' || area === 'travel' || area === 'astronomy';
+    if (premium && (caller === 'anonymous' || caller === 'free')) return 402;
+    return area === 'astronomy' ? 404 : 200; // no astronomy endpoint exists yet
+  };
+  for (const [caller, key] of Object.entries(callers)) {
+    for (const [area, path] of Object.entries(AREAS)) {
+      const status = expected(caller, area);
+      it(`${caller} → ${area}: ${status}`, async () => {
+        const res = await app.request(path, key === undefined ? undefined : { headers: { 'x-api-key': key } });
+        expect(res.status).toBe(status);
+        const body = await res.json();
+        if (status >= 400) {
+          assertMatchesSchema('error.schema.json', body);
+          expect(body.error.code).toBe({ 401: 'invalid_api_key', 402: 'paid_plan_required', 404: 'not_found' }[status as 401 | 402 | 404]);
+          if (key) expect(JSON.stringify(body)).not.toContain(key);
+        }
+        if (status === 402) expect(body.error.message).toMatch(/starter, pro or growth/);
+      });
+    }
+  }
+});
+
+describe('quotas and bursts', () => {
+  it('the 61st request of a free key in a UTC day gets 429 with Retry-After and the rate-limit headers', async () => {
+    const { file, keys } = makeKeys();
+    const app = appWith(file, { ...DEFAULT_LIMITS, free: { ...DEFAULT_LIMITS.free, burst: 1000 } });
+    const call = () => app.request('/v1/timezones/Europe%2FParis', { headers: { 'x-api-key': keys.free } });
+    for (let i = 1; i <= 60; i++) {
+      const res = await call();
+      expect(res.status, `request ${i}`).toBe(200);
+      expect(res.headers.get('ratelimit-limit')).toBe('60');
+      expect(res.headers.get('ratelimit-remaining')).toBe(String(60 - i));
+    }
+    const res = await call();
+    expect(res.status).toBe(429);
+    const body = await res.json();
+    assertMatchesSchema('error.schema.json', body);
+    expect(body.error.code).toBe('rate_limited');
+    const untilMidnight = Math.ceil((periodOf(Date.now(), 'day').endsAt - Date.now()) / 1000);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Math.abs(Number(res.headers.get('retry-after')) - untilMidnight)).toBeLessThanOrEqual(2);
+    expect(res.headers.get('ratelimit-remaining')).toBe('0');
+    expect(res.headers.get('ratelimit-reset')).toBe(res.headers.get('retry-after'));
+    // Another key of the same plan has its own quota; a key created while serving works within a second.
+    const other = createKey(file, 'free', 'other').key;
+    await new Promise((r) => setTimeout(r, 1200));
+    expect((await app.request('/v1/timezones/Europe%2FParis', { headers: { 'x-api-key': other } })).status).toBe(200);
+  });
+
+  it('a burst beyond the short window gets 429 with a short Retry-After', async () => {
+    const { file, keys } = makeKeys();
+    const app = appWith(file, DEFAULT_LIMITS);
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < DEFAULT_LIMITS.free.burst + 1; i++) {
+      last = await app.request('/v1/countries/FR', { headers: { 'x-api-key': keys.free } });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, -1).every((s) => s === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    expect(Number(last!.headers.get('retry-after'))).toBeLessThanOrEqual(DEFAULT_LIMITS.free.burstSeconds);
+  });
+
+  it('anonymous callers are counted per client address', async () => {
+    const { file } = makeKeys();
+    const app = appWith(file, { ...DEFAULT_LIMITS, anonymous: { ...DEFAULT_LIMITS.anonymous, burst: 1000 } });
+    for (let i = 0; i < DEFAULT_LIMITS.anonymous.quota; i++) expect((await app.request('/v1/countries/DE')).status).toBe(200);
+    expect((await app.request('/v1/countries/DE')).status).toBe(429);
+  });
+});
+
+describe('headers, CORS and health', () => {
+  const { file, keys } = makeKeys();
+  const app = appWith(file, UNLIMITED);
+  it('reference areas allow any origin; premium areas do not', async () => {
+    const ref = await app.request('/v1/timezones', { headers: { origin: 'https://example.org' } });
+    expect(ref.headers.get('access-control-allow-origin')).toBe('*');
+    expect(ref.headers.get('access-control-expose-headers')).toContain('RateLimit-Remaining');
+    const prem = await app.request('/v1/travel/JP', { headers: { origin: 'https://example.org', 'x-api-key': keys.pro } });
+    expect(prem.status).toBe(200);
+    expect(prem.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await app.request('/v1/countries/JP', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-headers': 'x-api-key' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/X-API-Key/i);
+    const premiumPreflight = await app.request('/v1/business-days/US', { method: 'OPTIONS' });
+    expect(premiumPreflight.status).toBe(204);
+    expect(premiumPreflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('every counted answer carries RateLimit-Limit, -Remaining and -Reset, errors included', async () => {
+    for (const path of ['/v1/countries/JP', '/v1/countries/XX', '/v1/business-days/US?date=2025-02-30']) {
+      const res = await app.request(path, { headers: { 'x-api-key': keys.growth } });
+      for (const h of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(res.headers.get(h), `${path} ${h}`).toMatch(/^\d+$/);
+    }
+  });
+
+  it('/healthz needs no key and reports the dataset and the counters store', async () => {
+    const res = await app.request('/healthz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', dataset_version: sharedStore().manifest.version, limits: { store: 'memory', reachable: true, on_store_failure: 'open' } });
+  });
+});
+
+describe('keys are secrets', () => {
+  it('the keys file holds hashes only, list prints no key, and the CLI prints a new key exactly once', () => {
+    const { file, keys } = makeKeys();
+    const text = readFileSync(file, 'utf8');
+    for (const key of Object.values(keys)) {
+      expect(text).not.toContain(key);
+      expect(text).toContain(hashKey(key));
+    }
+    const created = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'keys.ts'), 'create', '--plan', 'starter', '--name', 'ci', '--file', file]).toString();
+    const key = /rdk_[A-Za-z0-9_-]{32}/.exec(created)![0];
+    expect(readFileSync(file, 'utf8')).not.toContain(key);
+    const listed = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'keys.ts'), 'list', '--file', file]).toString();
+    expect(listed).toContain('starter');
+    expect(listed).not.toMatch(/rdk_/);
+    expect(listed).toContain(hashKey(key).slice(0, 12));
+  });
+});
