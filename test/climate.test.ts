@@ -16,14 +16,12 @@ import {
   MONTHS,
   buildMonths,
   haversineKm,
-  ingestClimate,
-  loadStationChoices,
   magnusRelativeHumidity,
   parseValue,
   round1,
-  type ClimateNormals,
   type ParamRow,
-} from '../pipeline/stages/ingest-climate.js';
+} from '../lib/climate.js';
+import { ingestClimate, loadStationChoices, type ClimateNormals } from '../pipeline/stages/ingest-climate.js';
 import { createAjv } from '../pipeline/stages/validate.js';
 
 const SOURCES = join(import.meta.dirname, '..', 'sources');
