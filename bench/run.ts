@@ -118,6 +118,8 @@ async function main() {
     timezone_list: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((p) => `/v1/timezones?page=${p}`),
     travel: ['JP', 'US', 'GB', 'DE', 'BR-DF', 'JP-27', 'FR-75C', 'AR'].map((d) => `/v1/travel/${d}`),
     travel_from_date: ['JP', 'US', 'GB', 'DE', 'BR-DF', 'JP-27', 'FR-75C', 'AR'].map((d, i) => `/v1/travel/${d}?from=${['US', 'GB', 'FR', 'JP'][i % 4]}&date=2026-0${1 + (i % 9)}-15`),
+    astronomy_sun: ['NO', 'JP', 'US', 'AR', 'SG', 'IS', 'EC', 'ZA'].map((c, i) => `/v1/astronomy/sun/${c}?date=2026-0${1 + i}-21`),
+    astronomy_moon: ['NO', 'JP', 'US', 'AR', 'SG', 'IS', 'EC', 'ZA'].map((c, i) => `/v1/astronomy/moon/${c}?date=2026-0${1 + i}-21`),
     country_list: [1, 2, 3, 4, 5].map((p) => `/v1/countries?page=${p}`),
     country: ['JP', 'US', 'DE', 'BR', 'IN', 'ZA', 'gb', 'AU'].map((c) => `/v1/countries/${c}`),
     timezone: ['America%2FNew_York', 'Europe%2FLondon', 'Asia%2FTokyo', 'Australia%2FLord_Howe', 'Asia%2FKathmandu', 'America%2FArgentina%2FBuenos_Aires', 'Asia%2FCalcutta', 'Africa%2FCasablanca'].map((z) => `/v1/timezones/${z}`),

@@ -23,6 +23,7 @@ import { emitCountries } from './stages/emit-countries.js';
 import { ingestPower } from './stages/ingest-power.js';
 import { ingestClimate } from './stages/ingest-climate.js';
 import { emitTravel } from './stages/emit-travel.js';
+import { emitAstronomyPlaces } from './stages/emit-astronomy-places.js';
 import { emitTimezones } from './stages/emit-timezones.js';
 import { emitManifest } from './stages/emit-manifest.js';
 import type { Attribution } from '../lib/schema-types.js';
@@ -160,6 +161,7 @@ export async function build({
   const power = ingestPower(sourcesDir);
   const climate = ingestClimate(sourcesDir, Object.fromEntries(countries.map((c) => [c.code, c.capital])));
   for (const [path, doc] of emitTravel(countries, power, climate)) files.set(path, doc);
+  for (const [path, doc] of emitAstronomyPlaces(countries, readZoneTab(sourcesDir))) files.set(path, doc);
   files.set('attribution.json', attribution(tzdataVersion(sourcesDir)));
 
   const ajv = createAjv();

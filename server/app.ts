@@ -10,6 +10,7 @@ import { createGate } from './access/gate.js';
 import type { KeyRing } from './access/keys.js';
 import type { Limiter } from './access/limiter.js';
 import { ApiError } from './errors.js';
+import { astronomyRoutes } from './routes/astronomy.js';
 import { businessDaysRoutes } from './routes/business-days.js';
 import { countriesRoutes } from './routes/countries.js';
 import { timezonesRoutes } from './routes/timezones.js';
@@ -69,6 +70,8 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
   app.route('/v1/timezones', timezonesRoutes(timezones, now));
   app.route('/v1/countries', countriesRoutes(store.root));
   app.route('/v1/travel', travelRoutes(store.root));
+  const places = store.astronomyPlaces();
+  app.route('/v1/astronomy', astronomyRoutes({ capitalOf: (code) => places[code], now }));
 
   // Unmatched requests. Nothing else is registered for every path: a GET must
   // match exactly one handler for Hono to take its single-handler fast path.

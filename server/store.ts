@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { buildBusinessCalendar, type BusinessCalendar } from '../lib/business-calendar.js';
 import { parseDate, weekdayIndex, WEEKDAYS } from '../lib/plain-date.js';
 import { workweekOn, type WorkweekSpan } from '../lib/workweek.js';
-import type { BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear, Holiday, Manifest } from '../lib/schema-types.js';
+import type { AstronomyPlaces, BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear, Holiday, Manifest } from '../lib/schema-types.js';
 
 export type DayType = 'business' | 'banking' | 'government';
 export const DAY_TYPES: readonly DayType[] = ['business', 'banking', 'government'];
@@ -154,6 +154,11 @@ export class DatasetStore {
       this.loaded.set(code, cal);
     }
     return cal;
+  }
+
+  /** The place (capital) and time zone each country code stands for in the astronomy area. */
+  astronomyPlaces(): AstronomyPlaces['places'] {
+    return this.readJson<AstronomyPlaces>('astronomy/places.json').places;
   }
 
   timezoneOf(code: string): string {

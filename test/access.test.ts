@@ -25,7 +25,7 @@ const AREAS = {
   countries: '/v1/countries/JP',
   'business-days': '/v1/business-days/US?date=2026-01-19',
   travel: '/v1/travel/JP',
-  astronomy: '/v1/astronomy/sun/JP',
+  astronomy: '/v1/astronomy/sun/JP?date=2026-06-21',
 };
 
 describe('plans against areas', () => {
@@ -38,7 +38,7 @@ describe('plans against areas', () => {
     if (caller.endsWith('key')) return 401;
     const premium = area === 'business-days' || area === 'travel' || area === 'astronomy';
     if (premium && (caller === 'anonymous' || caller === 'free')) return 402;
-    return area === 'astronomy' ? 404 : 200; // no astronomy endpoint exists yet
+    return 200;
   };
   for (const [caller, key] of Object.entries(callers)) {
     for (const [area, path] of Object.entries(AREAS)) {
@@ -49,7 +49,7 @@ describe('plans against areas', () => {
         const body = await res.json();
         if (status >= 400) {
           assertMatchesSchema('error.schema.json', body);
-          expect(body.error.code).toBe({ 401: 'invalid_api_key', 402: 'paid_plan_required', 404: 'not_found' }[status as 401 | 402 | 404]);
+          expect(body.error.code).toBe({ 401: 'invalid_api_key', 402: 'paid_plan_required' }[status as 401 | 402]);
           if (key) expect(JSON.stringify(body)).not.toContain(key);
         }
         if (status === 402) expect(body.error.message).toMatch(/starter, pro or growth/);

@@ -25,14 +25,25 @@ export function tzdataVersion(sourcesDir: string): string {
   return m[1];
 }
 
-/** zone.tab rows: id, country, comment. */
+/** An ISO 6709 angle of zone.tab (+DDMM, +DDMMSS, +DDDMM, +DDDMMSS) in decimal degrees. */
+function iso6709(text: string, degreeDigits: number): number {
+  const sign = text[0] === '-' ? -1 : 1;
+  const d = Number(text.slice(1, 1 + degreeDigits));
+  const m = Number(text.slice(1 + degreeDigits, 3 + degreeDigits));
+  const sec = Number(text.slice(3 + degreeDigits) || 0);
+  return sign * (d + m / 60 + sec / 3600);
+}
+
+/** zone.tab rows: id, country, comment, and the zone's principal location. */
 export function readZoneTab(sourcesDir: string) {
   return readFileSync(join(sourcesDir, 'tzdata', 'zone.tab'), 'utf8')
     .split('\n')
     .filter((l) => l && !l.startsWith('#'))
     .map((l) => {
-      const [country, , id, comment = ''] = l.split('\t');
-      return { id, country, comment };
+      const [country, coordinates, id, comment = ''] = l.split('\t');
+      const m = /^([+-]\d{4,6})([+-]\d{5,7})$/.exec(coordinates);
+      if (!m) throw new Error(`zone.tab: bad coordinates for ${id}`);
+      return { id, country, comment, latitude: iso6709(m[1], 2), longitude: iso6709(m[2], 3) };
     });
 }
 

@@ -8,6 +8,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { COUNTRY_SCHEMA_ROUTES } from './emit-countries.js';
 import { TRAVEL_SCHEMA_ROUTES } from './emit-travel.js';
+import { ASTRONOMY_SCHEMA_ROUTES } from './emit-astronomy-places.js';
 
 const SCHEMA_DIR = join(import.meta.dirname, '..', '..', 'schemas');
 const BASE = 'https://refdata.dev/schemas/v1/';
@@ -24,6 +25,7 @@ const ROUTES: [RegExp, string][] = [
   [/^timezones\/pages\/[1-9]\d*\.json$/, 'timezone-summary-page.schema.json'],
   ...COUNTRY_SCHEMA_ROUTES,
   ...TRAVEL_SCHEMA_ROUTES,
+  ...ASTRONOMY_SCHEMA_ROUTES,
 ];
 
 export function createAjv() {
