@@ -122,3 +122,16 @@ describe('bad input', () => {
     expect((await app.request('/sun')).status).toBe(404);
   });
 });
+
+describe('answer cache', () => {
+  it('a repeated request answers the same bytes; another date or place another answer', async () => {
+    const first = await (await app.request('/sun/FR?date=2026-03-20')).text();
+    const again = await (await app.request('/sun/FR?date=2026-03-20')).text();
+    const nextDay = await (await app.request('/sun/FR?date=2026-03-21')).text();
+    const moon = await (await app.request('/moon/FR?date=2026-03-20')).text();
+    expect(again).toBe(first);
+    expect(nextDay).not.toBe(first);
+    expect(JSON.parse(nextDay).date).toBe('2026-03-21');
+    expect(JSON.parse(moon)).toHaveProperty('phase');
+  });
+});

@@ -9,7 +9,7 @@
 import { Hono, type Context } from 'hono';
 import { FIRST_DATE, LAST_DATE, isTimeZone, localDate, moonDay, sunDay } from '../../lib/astronomy.js';
 import { parseDate } from '../../lib/plain-date.js';
-import { answerJson } from '../answer-headers.js';
+import { answer, answerJson } from '../answer-headers.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 
 export interface AstronomyPlace {
@@ -92,22 +92,37 @@ function parseRequest(c: Context, now: () => Date, capitalOf: AstronomyRoutesOpt
 /**
  * @example app.route('/v1/astronomy', astronomyRoutes({ capitalOf, now }))
  */
+/** Answers kept, most recent last; a computed answer costs about a millisecond. */
+const CACHE_SIZE = 20_000;
+const utf8 = new TextEncoder();
+
 export function astronomyRoutes({ capitalOf, now }: AstronomyRoutesOptions) {
   const app = new Hono();
+  // An answer depends only on the kind, place, zone and date: repeats are served from bytes.
+  const cache = new Map<string, Uint8Array<ArrayBuffer>>();
   // Errors are thrown by the parsers and answered here, so that the sub-app
   // answers the same JSON on its own (tests) as mounted; anything else goes on
   // to the app's error handler.
-  const handle = (compute: (r: Request) => object) => (c: Context) => {
+  const handle = (kind: string, compute: (r: Request) => object) => (c: Context) => {
     try {
       const r = parseRequest(c, now, capitalOf);
-      const { date: _, ...rest } = compute(r) as { date: string };
-      return answerJson(c, { date: r.date, location: r.location, timezone: r.timezone, ...rest });
+      const key = `${kind}|${r.location.latitude}|${r.location.longitude}|${r.location.name}|${r.timezone}|${r.date}`;
+      let bytes = cache.get(key);
+      if (bytes) {
+        cache.delete(key); // re-inserted below: least recently used entries leave first
+      } else {
+        const { date: _, ...rest } = compute(r) as { date: string };
+        bytes = utf8.encode(JSON.stringify({ date: r.date, location: r.location, timezone: r.timezone, ...rest }));
+        if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(key, bytes);
+      return answer(c, bytes);
     } catch (err) {
       if (err instanceof ApiError) return answerJson(c, err.toBody(), err.status);
       throw err;
     }
   };
-  app.get('/sun/:location', handle((r) => sunDay(r.location.latitude, r.location.longitude, r.date, r.timezone)));
-  app.get('/moon/:location', handle((r) => moonDay(r.location.latitude, r.location.longitude, r.date, r.timezone)));
+  app.get('/sun/:location', handle('sun', (r) => sunDay(r.location.latitude, r.location.longitude, r.date, r.timezone)));
+  app.get('/moon/:location', handle('moon', (r) => moonDay(r.location.latitude, r.location.longitude, r.date, r.timezone)));
   return app;
 }
