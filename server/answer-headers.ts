@@ -7,6 +7,9 @@
  */
 import type { Context } from 'hono';
 
+/** Precomputed answers are kept as UTF-8 bytes: encoding a string on every request costs throughput. */
+export const utf8 = new TextEncoder();
+
 const JSON_ONLY = { 'content-type': 'application/json; charset=utf-8' };
 
 export function answerHeaders(c: Context): Record<string, string> {

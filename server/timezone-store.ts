@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { paginate, type PageParams } from '../lib/paginate.js';
 import { buildTimeline, formatOffset, stateIndexAt, type ZoneTimeline } from '../lib/zone-timeline.js';
+import { utf8 } from './answer-headers.js';
 import type { Timezone, TimezoneList, TimezonesIndex, TimezoneZone } from '../lib/schema-types.js';
 
 interface Zone {
@@ -15,7 +16,6 @@ interface Zone {
   timeline: ZoneTimeline;
 }
 
-const utf8 = new TextEncoder();
 
 interface Cached {
   /** UTF-8 bytes of the answer: encoding on every request would cost a third of the throughput. */

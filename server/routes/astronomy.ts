@@ -9,8 +9,9 @@
 import { Hono, type Context } from 'hono';
 import { FIRST_DATE, LAST_DATE, isTimeZone, localDate, moonDay, sunDay } from '../../lib/astronomy.js';
 import { parseDate } from '../../lib/plain-date.js';
-import { answer, answerJson } from '../answer-headers.js';
+import { answer, answerJson, utf8 } from '../answer-headers.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
+import { single } from '../query.js';
 
 export interface AstronomyPlace {
   name: string;
@@ -39,13 +40,10 @@ interface Request {
   timezone: string;
 }
 
-function single(c: Context): Partial<Record<Parameter, string>> {
+function parameters(c: Context): Partial<Record<Parameter, string>> {
+  const q = c.req.queries();
   const out: Partial<Record<Parameter, string>> = {};
-  for (const name of PARAMETERS) {
-    const all = c.req.queries(name);
-    if (all && all.length > 1) throw badRequest('duplicate_parameter', `${name} is given ${all.length} times; give it once`, name);
-    out[name] = all?.[0];
-  }
+  for (const name of PARAMETERS) out[name] = single(q, name);
   return out;
 }
 
@@ -67,7 +65,7 @@ function timeZone(raw: string | undefined): string {
 }
 
 function parseRequest(c: Context, now: () => Date, capitalOf: AstronomyRoutesOptions['capitalOf']): Request {
-  const q = single(c);
+  const q = parameters(c);
   const raw = c.req.param('location') ?? '';
   let location: Request['location'];
   let timezone: string;
@@ -94,7 +92,6 @@ function parseRequest(c: Context, now: () => Date, capitalOf: AstronomyRoutesOpt
  */
 /** Answers kept, most recent last; a computed answer costs about a millisecond. */
 const CACHE_SIZE = 20_000;
-const utf8 = new TextEncoder();
 
 export function astronomyRoutes({ capitalOf, now }: AstronomyRoutesOptions) {
   const app = new Hono();

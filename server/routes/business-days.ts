@@ -15,14 +15,13 @@ import { formatDate, parseDate } from '../../lib/plain-date.js';
 import type { BusinessDayCheck, BusinessDayCount, BusinessDayNext, BusinessDayShift, Holiday } from '../../lib/schema-types.js';
 import { answer, answerJson } from '../answer-headers.js';
 import { badRequest, notFound } from '../errors.js';
+import { single, type Query } from '../query.js';
 import { DAY_TYPES, isRelevant, type DatasetStore, type DayType, type LocationCalendar } from '../store.js';
 
 /** Largest `days` accepted by add and subtract. */
 export const MAX_DAYS = 10_000;
 /** Longest range accepted by count, in calendar days (ten years). */
 export const MAX_COUNT_DAYS = 3_660;
-
-type Query = Record<string, string[]>;
 
 const LOCATION_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,12}){0,2}$/;
 
@@ -48,15 +47,8 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     return { code, cal: store.location(code), q: c.req.queries() };
   }
 
-  /** One query parameter; a repeated one is ambiguous and rejected. */
-  function query(q: Query, name: string): string | undefined {
-    const all = q[name];
-    if (all && all.length > 1) throw badRequest('duplicate_parameter', `${name} is given ${all.length} times; give it once`, name);
-    return all?.[0];
-  }
-
   function dayType(q: Query): DayType {
-    const raw = query(q, 'type');
+    const raw = single(q, 'type');
     if (raw === undefined) return 'business';
     if (!(DAY_TYPES as readonly string[]).includes(raw)) throw badRequest('invalid_type', `type must be one of ${DAY_TYPES.join(', ')}`, 'type');
     return raw as DayType;
@@ -64,7 +56,7 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
 
   /** A date parameter; defaults to today in the location's time zone when `optional`. */
   function dateParam(q: Query, name: string, code: string, optional: boolean): number {
-    const raw = query(q, name);
+    const raw = single(q, name);
     if (raw === undefined || raw === '') {
       if (!optional) throw badRequest('missing_parameter', `${name} is required (YYYY-MM-DD)`, name);
       return checkRange(parseDate(today(store.timezoneOf(code)))!, name);
@@ -80,7 +72,7 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   }
 
   function daysParam(q: Query): number {
-    const raw = query(q, 'days');
+    const raw = single(q, 'days');
     if (raw === undefined || raw === '') throw badRequest('missing_parameter', 'days is required: a positive integer', 'days');
     if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1) throw badRequest('invalid_days', `days must be a positive integer, got "${raw.slice(0, 40)}"`, 'days');
     const days = Number(raw);

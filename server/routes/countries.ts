@@ -8,12 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
-import { DEFAULT_PER_PAGE, paginate, parsePageParams, type PageParams } from '../../lib/paginate.js';
+import { DEFAULT_PER_PAGE, paginate, type PageParams } from '../../lib/paginate.js';
 import type { CountriesIndex } from '../../lib/schema-types.js';
-import { answer, answerJson } from '../answer-headers.js';
-import { badRequest, notFound, type ApiError } from '../errors.js';
+import { answer, answerJson, utf8 } from '../answer-headers.js';
+import { ApiError, notFound } from '../errors.js';
+import { pageParams } from '../query.js';
 
-const utf8 = new TextEncoder();
 
 /**
  * Errors are returned rather than thrown so that this sub-app answers the
@@ -49,14 +49,13 @@ export function countriesRoutes(dataDir: string) {
   const app = new Hono();
 
   app.get('/', (c) => {
-    const raw: Record<'page' | 'per_page', string | undefined> = { page: undefined, per_page: undefined };
-    for (const name of ['page', 'per_page'] as const) {
-      const all = c.req.queries(name);
-      if (all && all.length > 1) return fail(c, badRequest('duplicate_parameter', `${name} is given ${all.length} times; give it once`, name));
-      raw[name] = all?.[0];
+    let params: PageParams;
+    try {
+      params = pageParams(c.req.queries());
+    } catch (err) {
+      if (err instanceof ApiError) return fail(c, err);
+      throw err;
     }
-    const params = parsePageParams(raw.page, raw.per_page);
-    if ('parameter' in params) return fail(c, badRequest(`invalid_${params.parameter}`, params.message, params.parameter));
     return answer(c, pageText(params));
   });
 

@@ -4,25 +4,17 @@
  * one (America/New_York) is accepted too, and aliases answer with the
  * canonical zone. Offsets are those in force at the request instant.
  */
-import { Hono, type Context } from 'hono';
-import { parsePageParams } from '../../lib/paginate.js';
+import { Hono } from 'hono';
 import { answer, answerJson } from '../answer-headers.js';
-import { badRequest, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
+import { pageParams } from '../query.js';
 import type { TimezoneStore } from '../timezone-store.js';
 
 export function timezonesRoutes(store: TimezoneStore, now: () => Date) {
   const app = new Hono();
 
-  const single = (c: Context, name: string) => {
-    const all = c.req.queries(name);
-    if (all && all.length > 1) throw badRequest('duplicate_parameter', `${name} is given ${all.length} times; give it once`, name);
-    return all?.[0];
-  };
-
   app.get('/', (c) => {
-    const params = parsePageParams(single(c, 'page'), single(c, 'per_page'));
-    if ('parameter' in params) throw badRequest(`invalid_${params.parameter}`, params.message, params.parameter);
-    return answer(c, store.pageText(params, now().getTime()));
+    return answer(c, store.pageText(pageParams(c.req.queries()), now().getTime()));
   });
 
   app.get('/:identifier{.+}', (c) => {

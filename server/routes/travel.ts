@@ -10,11 +10,11 @@ import { Hono } from 'hono';
 import { powerCompatibility } from '../../lib/plugs.js';
 import { civilFromDays, parseDate } from '../../lib/plain-date.js';
 import type { ClimateNormals, TravelIndex, TravelInfo } from '../../lib/schema-types.js';
-import { answer, answerJson } from '../answer-headers.js';
+import { answer, answerJson, utf8 } from '../answer-headers.js';
 import { badRequest, notFound } from '../errors.js';
+import { single } from '../query.js';
 
 const CODE_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/;
-const utf8 = new TextEncoder();
 
 export function travelRoutes(dataDir: string) {
   const dir = join(dataDir, 'v1', 'travel');
@@ -48,12 +48,9 @@ export function travelRoutes(dataDir: string) {
   const app = new Hono();
   app.get('/:destination', (c) => {
     const q = c.req.queries();
-    for (const name of ['from', 'date']) {
-      if ((q[name]?.length ?? 0) > 1) throw badRequest('duplicate_parameter', `${name} is given ${q[name].length} times; give it once`, name);
-    }
+    const from = single(q, 'from');
+    const date = single(q, 'date');
     const doc = resolve(c.req.param('destination'), 'destination');
-    const from = q.from?.[0];
-    const date = q.date?.[0];
     if (from === undefined && date === undefined) {
       let bytes = plain.get(doc.destination);
       if (!bytes) {
