@@ -143,13 +143,15 @@ export async function build({
   step('[emit]');
   const files = emitBusinessDays(locations, countriesWithoutData(targets, sourcesDir), FIRST_YEAR, LAST_YEAR);
 
-  step(`[timezones] tzdata ${tzdataVersion(sourcesDir)}`);
+  const tzdata = tzdataVersion(sourcesDir);
+  const zoneTab = readZoneTab(sourcesDir);
+  step(`[timezones] tzdata ${tzdata}`);
   const zones = ingestTimezones(sourcesDir, Date.UTC(FIRST_YEAR, 0, 1) / 1000, Date.UTC(LAST_YEAR + 1, 0, 1) / 1000);
   for (const [path, doc] of emitTimezones(zones)) files.set(path, doc);
 
   step('[countries]');
   const zonesByCountry: Record<string, string[]> = {};
-  for (const z of readZoneTab(sourcesDir)) (zonesByCountry[z.country] ??= []).push(z.id);
+  for (const z of zoneTab) (zonesByCountry[z.country] ??= []).push(z.id);
   const countries = ingestCountries(sourcesDir, {
     timezones: zonesByCountry,
     workweeks: Object.fromEntries(listIsoCountries(sourcesDir).map((code) => [code, workweeksFor(code, overrides).at(-1)!.workweek])),
@@ -161,8 +163,8 @@ export async function build({
   const power = ingestPower(sourcesDir);
   const climate = ingestClimate(sourcesDir, Object.fromEntries(countries.map((c) => [c.code, c.capital])));
   for (const [path, doc] of emitTravel(countries, power, climate)) files.set(path, doc);
-  for (const [path, doc] of emitAstronomyPlaces(countries, readZoneTab(sourcesDir))) files.set(path, doc);
-  files.set('attribution.json', attribution(tzdataVersion(sourcesDir)));
+  for (const [path, doc] of emitAstronomyPlaces(countries, zoneTab)) files.set(path, doc);
+  files.set('attribution.json', attribution(tzdata));
 
   const ajv = createAjv();
   const bar = progress('validate', files.size);
@@ -191,7 +193,7 @@ export async function build({
   const sources = {
     'date-holidays': { version: versionOf('date-holidays'), license: 'ISC / CC BY-SA 3.0' },
     'cldr-core': { version: versionOf('cldr-core'), license: 'Unicode-3.0' },
-    tzdata: { version: tzdataVersion(sourcesDir), license: 'public domain' },
+    tzdata: { version: tzdata, license: 'public domain' },
     '@vvo/tzdb': { version: versionOf('@vvo/tzdb'), license: 'MIT' },
     'iso-codes': { version: '4.18.0', license: 'LGPL-2.1-or-later' },
     'REST Countries': { version: 'bfadee4f951682c29970e53677707bc558e80b74', license: 'MPL-2.0' },
