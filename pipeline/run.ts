@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { FIRST_YEAR, LAST_YEAR } from './config.js';
 import { progress, step } from './progress.js';
-import { stableJson } from './stable-json.js';
+import { stableJson } from '../lib/stable-json.js';
 import { clipToWindow, listTargets, yearsAround, type IngestedLocation, type Target } from './stages/ingest-holidays.js';
 import { cldrVersion, loadOverrides, workweeksFor } from './stages/ingest-workweeks.js';
 import { applyDayTypeRules, loadDayTypeRules } from './stages/apply-day-type-rules.js';

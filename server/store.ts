@@ -114,16 +114,21 @@ export class LocationCalendar {
 
 export class DatasetStore {
   readonly list: BusinessDaysLocations;
+  /** The bytes of business-days/index.json: the list endpoint answers them as they are. */
+  readonly listBytes: Uint8Array<ArrayBuffer>;
   readonly manifest: Manifest;
   readonly firstDay: number;
   readonly lastDay: number;
   private readonly known: Map<string, BusinessDaysLocations['locations'][number]>;
   private readonly noData: Map<string, string>;
   private readonly loaded = new Map<string, LocationCalendar>();
+  /** Bytes of year files asked for (bounded: 628 locations x 46 years would be ~90 MB). */
+  private readonly yearFiles = new Map<string, Uint8Array<ArrayBuffer>>();
 
   constructor(readonly root: string) {
     this.manifest = this.readJson('manifest.json');
-    this.list = this.readJson('business-days/index.json');
+    this.listBytes = this.readBytes('business-days/index.json');
+    this.list = JSON.parse(new TextDecoder().decode(this.listBytes)) as BusinessDaysLocations;
     this.firstDay = parseDate(this.list.range.start)!;
     this.lastDay = parseDate(this.list.range.end)!;
     this.known = new Map(this.list.locations.map((l) => [l.location, l]));
@@ -132,6 +137,27 @@ export class DatasetStore {
 
   private readJson<T>(path: string): T {
     return JSON.parse(readFileSync(join(this.root, 'v1', path), 'utf8')) as T;
+  }
+
+  private readBytes(path: string): Uint8Array<ArrayBuffer> {
+    return new Uint8Array(readFileSync(join(this.root, 'v1', path)));
+  }
+
+  /**
+   * The bytes of business-days/{code}/{year}.json, answered as they are so the
+   * API and the static file are byte-identical. The code must have passed `has`
+   * and the year must be one of the location's years: no path from raw input.
+   */
+  yearBytes(code: string, year: number): Uint8Array<ArrayBuffer> {
+    const key = `${code}/${year}`;
+    let bytes = this.yearFiles.get(key);
+    if (!bytes) {
+      if (!this.location(code).meta.years.includes(year)) throw new Error(`no year ${year} for ${code}`);
+      bytes = this.readBytes(`business-days/${key}.json`);
+      if (this.yearFiles.size >= 4096) this.yearFiles.clear();
+      this.yearFiles.set(key, bytes);
+    }
+    return bytes;
   }
 
   has(code: string): boolean {

@@ -20,7 +20,7 @@ import { buildCountries, currentCurrencies, ingestCountries, listIsoCountries, l
 import { listTargets } from '../pipeline/stages/ingest-holidays.js';
 import { loadOverrides, workweeksFor } from '../pipeline/stages/ingest-workweeks.js';
 import { createAjv } from '../pipeline/stages/validate.js';
-import { stableJson } from '../pipeline/stable-json.js';
+import { stableJson } from '../lib/stable-json.js';
 import { countriesRoutes } from '../server/routes/countries.js';
 import { DATA_DIR } from './helpers.js';
 import { assertMatchesSchema } from './schemas.js';

@@ -237,3 +237,41 @@ describe('every area answers through the one app with the dataset version', () =
     });
   }
 });
+
+describe('a year\'s holidays: /v1/business-days/{location}/holidays', () => {
+  it('lists the year of a state with its own holidays', async () => {
+    const res = await get('/v1/business-days/us-ca/holidays?year=2026');
+    expect(res.status).toBe(200);
+    assertMatchesSchema('business-days-year.schema.json', res.body);
+    expect(res.body.location).toBe('US-CA');
+    expect(res.body.year).toBe(2026);
+    // CalHR state holidays 2026 (https://www.calhr.ca.gov/employees/pages/state-holidays.aspx): César Chávez Day, Tuesday March 31.
+    expect(res.body.holidays).toContainEqual(expect.objectContaining({ date: '2026-03-31', name: 'César Chávez Day' }));
+    // Independence Day 2026 falls on a Saturday; federal offices observe Friday July 3 (OPM 2026 federal holidays).
+    expect(res.body.holidays).toContainEqual(expect.objectContaining({ date: '2026-07-03', observed_for: '2026-07-04', substitute: true }));
+  });
+
+  it('defaults to the current year in the location\'s own time zone', async () => {
+    // 2026-12-31T16:00Z is already 2027-01-01 01:00 in Tokyo, still 2026 in New York.
+    const app = appAt(new Date('2026-12-31T16:00:00Z'));
+    expect((await getJson(app, '/v1/business-days/JP/holidays')).body.year).toBe(2027);
+    expect((await getJson(app, '/v1/business-days/US/holidays')).body.year).toBe(2026);
+  });
+
+  it.each([
+    ['?year=1999', 400, 'out_of_range'],
+    ['?year=2046', 400, 'out_of_range'],
+    ['?year=20x6', 400, 'invalid_year'],
+    ['?year=02026', 400, 'invalid_year'],
+    ['?year=2026&year=2027', 400, 'repeated_parameter'],
+  ])('%s gets %i %s', async (query, status, code) => {
+    const res = await get(`/v1/business-days/US/holidays${query}`);
+    expect(res.status).toBe(status);
+    assertMatchesSchema('error.schema.json', res.body);
+    if (code !== 'repeated_parameter') expect(res.body.error.code).toBe(code);
+  });
+
+  it('an unknown location gets 404', async () => {
+    expect((await get('/v1/business-days/ZZ/holidays?year=2026')).status).toBe(404);
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * The five business-day endpoints of spec 4.1, answered from the dataset.
+ * The five business-day endpoints of spec 4.1 and a year's holiday list, answered from the dataset.
  * Every parameter is checked before use; every failure is an ApiError.
  */
 import { Hono, type Context } from 'hono';
@@ -158,6 +158,19 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     if (next === undefined) beyondRange(`The next business day after ${formatDate(from)}`);
     const body: BusinessDayNext = { from: formatDate(from), next: formatDate(next), days_until: next - from, location: code, type };
     return answerJson(c, body);
+  });
+
+  // A year's holidays: the bytes of the static file business-days/{location}/{year}.json.
+  app.get('/:location/holidays', (c) => {
+    const { code, cal, q } = resolveLocation(c);
+    const raw = single(q, 'year');
+    const { years } = cal.meta;
+    let year: number;
+    if (raw === undefined || raw === '') year = Number(today(store.timezoneOf(code)).slice(0, 4));
+    else if (/^\d{4}$/.test(raw)) year = Number(raw);
+    else throw badRequest('invalid_year', `year must be a four-digit year such as 2026, got "${raw.slice(0, 40)}"`, 'year');
+    if (!years.includes(year)) throw badRequest('out_of_range', `year ${year} is outside the served range ${years[0]} to ${years[years.length - 1]}`, 'year');
+    return answer(c, store.yearBytes(code, year));
   });
 
   return app;

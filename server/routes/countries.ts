@@ -1,14 +1,15 @@
 /**
  * GET /v1/countries (paginated, sorted by code) and GET /v1/countries/{code}.
- * Loads dist-data/v1/countries/index.json once; every single-country answer
- * and every default-size page is serialized at start, so the hot path only
- * looks up a string. Bodies are JSON.stringify of the same objects the
- * pipeline writes to countries/{CODE}.json and countries/pages/{n}.json.
+ * Single countries and default-size pages answer the bytes of the static files
+ * countries/{CODE}.json and countries/pages/{n}.json, read once at start, so
+ * the API and a static host serve identical bytes. Other page sizes are
+ * written the same way (lib/stable-json) and cached.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
 import { DEFAULT_PER_PAGE, paginate, type PageParams } from '../../lib/paginate.js';
+import { stableJson } from '../../lib/stable-json.js';
 import type { CountriesIndex } from '../../lib/schema-types.js';
 import { answer, answerJson, utf8 } from '../answer-headers.js';
 import { ApiError, notFound } from '../errors.js';
@@ -26,9 +27,11 @@ const fail = (c: Context, err: ApiError) => answerJson(c, err.toBody(), err.stat
  * @example app.route('/v1/countries', countriesRoutes(dataDir))
  */
 export function countriesRoutes(dataDir: string) {
-  const { countries } = JSON.parse(readFileSync(join(dataDir, 'v1', 'countries', 'index.json'), 'utf8')) as CountriesIndex;
-  // Kept as UTF-8 bytes: encoding a 100 kB page on every request would halve throughput.
-  const single = new Map(countries.map((c) => [c.code, utf8.encode(JSON.stringify(c))]));
+  const dir = join(dataDir, 'v1', 'countries');
+  const { countries } = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as CountriesIndex;
+  // Kept as bytes: encoding a 100 kB page on every request would halve throughput.
+  const fileBytes = (name: string) => new Uint8Array(readFileSync(join(dir, name)));
+  const single = new Map(countries.map((c) => [c.code, fileBytes(`${c.code}.json`)]));
   const totalPages = Math.ceil(countries.length / DEFAULT_PER_PAGE);
 
   // Pages within range, keyed "page/per_page": at most ~1,300 entries for 249
@@ -39,12 +42,12 @@ export function countriesRoutes(dataDir: string) {
     const key = `${params.page}/${params.per_page}`;
     let text = pages.get(key);
     if (text === undefined) {
-      text = utf8.encode(JSON.stringify(paginate(countries, params)));
+      text = utf8.encode(stableJson(paginate(countries, params)));
       if ((params.page - 1) * params.per_page < countries.length) pages.set(key, text);
     }
     return text;
   };
-  for (let page = 1; page <= totalPages; page++) pageText({ page, per_page: DEFAULT_PER_PAGE });
+  for (let page = 1; page <= totalPages; page++) pages.set(`${page}/${DEFAULT_PER_PAGE}`, fileBytes(`pages/${page}.json`));
 
   const app = new Hono();
 

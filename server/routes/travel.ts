@@ -1,14 +1,15 @@
 /**
  * GET /v1/travel/{destination}?from=&date=: the travel facts of a country or
  * ISO 3166-2 region. Without `from` and `date` the answer is the static
- * document's bytes; `from` adds power compatibility, `date` the climate
- * normals of that month.
+ * file's bytes (travel/{CODE}.json); `from` adds power compatibility, `date`
+ * the climate normals of that month.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { powerCompatibility } from '../../lib/plugs.js';
 import { civilFromDays, parseDate } from '../../lib/plain-date.js';
+import { stableJson } from '../../lib/stable-json.js';
 import type { ClimateNormals, TravelIndex, TravelInfo } from '../../lib/schema-types.js';
 import { answer, answerJson, utf8 } from '../answer-headers.js';
 import { badRequest, notFound } from '../errors.js';
@@ -54,7 +55,8 @@ export function travelRoutes(dataDir: string) {
     if (from === undefined && date === undefined) {
       let bytes = plain.get(doc.destination);
       if (!bytes) {
-        bytes = utf8.encode(JSON.stringify(doc));
+        // A destination's own document: the static file's bytes; a region answered by its country: written the same way.
+        bytes = docs.has(doc.destination) ? new Uint8Array(readFileSync(join(dir, `${doc.destination}.json`))) : utf8.encode(stableJson(doc));
         if (plain.size < 20_000) plain.set(doc.destination, bytes); // bounded by the ISO 3166-2 list
       }
       return answer(c, bytes);
