@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { answerJson } from './answer-headers.js';
+import { answer, answerJson } from './answer-headers.js';
 import { createGate } from './access/gate.js';
 import type { KeyRing } from './access/keys.js';
 import type { Limiter } from './access/limiter.js';
@@ -61,11 +61,11 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
   app.get('/healthz', (c) => {
     const limits = access ? { store: access.limiter.store, reachable: access.limiter.reachable, on_store_failure: 'open' } : null;
     const status = !limits || limits.reachable ? 'ok' : 'degraded';
-    return c.json({ status, dataset_version: store.manifest.version, limits }, 200, baseHeaders);
+    return c.json({ status, dataset_version: store.manifest.version, limits }, 200, { ...baseHeaders, 'cache-control': 'no-store' });
   });
   // Handlers take their headers from the gate (answerHeaders): a Hono middleware would
   // cost a quarter of the throughput and take @hono/node-server off its fast path.
-  app.get('/v1/business-days', (c) => answerJson(c, store.list));
+  app.get('/v1/business-days', (c) => answer(c, store.listBytes));
   app.route('/v1/business-days', businessDaysRoutes({ store, today: (tz) => todayIn(tz, now()) }));
   app.route('/v1/timezones', timezonesRoutes(timezones, now));
   app.route('/v1/countries', countriesRoutes(store.root));
@@ -94,16 +94,17 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
 
   const gate = access ? createGate({ ...access, baseHeaders }) : undefined;
   const route = app.fetch;
-  type Env = { incoming?: never; answerHeaders?: Record<string, string> };
+  type Env = { incoming?: never; answerHeaders?: Record<string, string>; datasetVersion?: string };
   // Before routing, for every request: the request-target limit, then the access gate.
   // Not async: without a gate the answer stays synchronous, which @hono/node-server serves faster.
   app.fetch = (req, env, ctx) => {
     const target = pathAndQuery(req.url);
     if (target.length > MAX_URL_LENGTH) {
       const err = new ApiError(414, 'uri_too_long', `The request target is longer than ${MAX_URL_LENGTH} characters`);
-      return Response.json(err.toBody(), { status: 414 });
+      return Response.json(err.toBody(), { status: 414, headers: { 'cache-control': 'no-store' } });
     }
     const e = (env ?? {}) as Env; // @hono/node-server makes a fresh env per request: safe to extend
+    e.datasetVersion = store.manifest.version;
     if (!gate) {
       e.answerHeaders = baseHeaders;
       return route(req, e, ctx);

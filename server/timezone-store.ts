@@ -17,7 +17,7 @@ interface Zone {
 }
 
 
-interface Cached {
+export interface Cached {
   /** UTF-8 bytes of the answer: encoding on every request would cost a third of the throughput. */
   text: Uint8Array<ArrayBuffer>;
   /** The text is valid for instants in [from, until). */
@@ -77,21 +77,21 @@ export class TimezoneStore {
     return { body, from: timeline.starts[i], until: timeline.starts[i + 1] ?? Infinity };
   }
 
-  /** JSON bytes of one zone at `ms`, cached until its next transition. */
-  zoneText(id: string, ms: number): Uint8Array<ArrayBuffer> {
+  /** JSON bytes of one zone at `ms` and the instants they hold between, cached until its next transition. */
+  zoneText(id: string, ms: number): Cached {
     const hit = this.zoneCache.get(id);
-    if (hit && ms >= hit.from && ms < hit.until) return hit.text;
+    if (hit && ms >= hit.from && ms < hit.until) return hit;
     const { body, from, until } = this.zoneAt(id, ms);
-    const text = utf8.encode(JSON.stringify(body));
-    this.zoneCache.set(id, { text, from, until });
-    return text;
+    const cached = { text: utf8.encode(JSON.stringify(body)), from, until };
+    this.zoneCache.set(id, cached);
+    return cached;
   }
 
   /** JSON bytes of a list page at `ms`, cached until any of its zones changes. */
-  pageText(params: PageParams, ms: number): Uint8Array<ArrayBuffer> {
+  pageText(params: PageParams, ms: number): Cached {
     const key = `${params.page}/${params.per_page}`;
     const hit = this.pageCache.get(key);
-    if (hit && ms >= hit.from && ms < hit.until) return hit.text;
+    if (hit && ms >= hit.from && ms < hit.until) return hit;
     const page = paginate(this.ids, params);
     let from = -Infinity;
     let until = Infinity;
@@ -102,9 +102,9 @@ export class TimezoneStore {
       return z.body;
     });
     const body: TimezoneList = { data, pagination: page.pagination };
-    const text = utf8.encode(JSON.stringify(body));
+    const cached = { text: utf8.encode(JSON.stringify(body)), from, until };
     if (this.pageCache.size > 1000) this.pageCache.clear(); // bounded: at most 100 x 418 keys are possible
-    this.pageCache.set(key, { text, from, until });
-    return text;
+    this.pageCache.set(key, cached);
+    return cached;
   }
 }

@@ -32,7 +32,7 @@ const CORS = {
 };
 
 function errorResponse(err: ApiError, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(err.toBody()), { status: err.status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+  return new Response(JSON.stringify(err.toBody()), { status: err.status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers } });
 }
 
 function header(req: Request, incoming: NodeIncoming | undefined, name: string): string | undefined {
