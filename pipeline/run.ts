@@ -26,6 +26,7 @@ import { emitTravel } from './stages/emit-travel.js';
 import { emitAstronomyPlaces } from './stages/emit-astronomy-places.js';
 import { emitTimezones } from './stages/emit-timezones.js';
 import { emitManifest } from './stages/emit-manifest.js';
+import { emitReadme } from './stages/emit-readme.js';
 import type { Attribution } from '../lib/schema-types.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -198,6 +199,8 @@ export async function build({
     'iso-codes': { version: '4.18.0', license: 'LGPL-2.1-or-later' },
     'REST Countries': { version: 'bfadee4f951682c29970e53677707bc558e80b74', license: 'MPL-2.0' },
   };
+  // The README is part of the content (the manifest hashes it), so it holds no version: only counts and sources.
+  serialized.set('README.md', emitReadme({ ...counts, tzdata }));
   const manifest = emitManifest(serialized, sources, counts);
   validateFiles([['manifest.json', manifest]], ajv);
   serialized.set('manifest.json', stableJson(manifest));

@@ -27,11 +27,20 @@ const files = walk(V1).map((p) => relative(V1, p).split('\\').join('/')).sort();
 const manifest = JSON.parse(readFileSync(join(V1, 'manifest.json'), 'utf8'));
 
 describe('dist-data artifacts', () => {
-  it('every file has a schema and validates against it', () => {
+  it('every file but the README is JSON with a schema and validates against it', () => {
     const ajv = createAjv();
-    const docs: [string, unknown][] = files.map((f) => [f, JSON.parse(readFileSync(join(V1, f), 'utf8'))]);
+    const json = files.filter((f) => f !== 'README.md');
+    expect(json.every((f) => f.endsWith('.json'))).toBe(true);
+    const docs: [string, unknown][] = json.map((f) => [f, JSON.parse(readFileSync(join(V1, f), 'utf8'))]);
     for (const [f] of docs) expect(schemaFor(f), f).toBeDefined();
-    expect(validateFiles(docs, ajv)).toBe(files.length);
+    expect(validateFiles(docs, ajv)).toBe(json.length);
+  });
+
+  it('the dataset README has every placeholder filled and states the manifest counts', () => {
+    const readme = readFileSync(join(V1, 'README.md'), 'utf8');
+    expect(readme).not.toMatch(/\{\{|\}\}/);
+    expect(readme).toContain(`${manifest.counts.locations} business-day locations`);
+    expect(readme).toContain(`${manifest.counts.timezones} IANA time zones (tzdata ${manifest.sources.tzdata.version})`);
   });
 
   it('the manifest lists exactly the other files, with their sha256 and size', () => {

@@ -8,7 +8,8 @@ import { DEFAULT_LIMITS, PLANS, type Plan, type PlanLimits } from '../server/acc
 import { DatasetStore } from '../server/store.js';
 import { TimezoneStore } from '../server/timezone-store.js';
 
-export const DATA_DIR = join(import.meta.dirname, '..', 'dist-data');
+/** The dataset the tests read: dist-data/, or another build (REFDATA_DATA_DIR, with REFDATA_SKIP_BUILD=1). */
+export const DATA_DIR = process.env.REFDATA_DATA_DIR ?? join(import.meta.dirname, '..', 'dist-data');
 
 let store: DatasetStore | undefined;
 export function sharedStore(): DatasetStore {

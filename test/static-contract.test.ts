@@ -1,0 +1,211 @@
+/**
+ * The static contract (dist-data/v1/README.md): dist-data/ served by a plain
+ * static file server (Python's http.server, which knows nothing of this
+ * project) answers every documented path with exactly the bytes the API
+ * answers for the corresponding request. Paths are checked to be safe on any
+ * host, and every published file is documented in one of the README's lists.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BusinessDaysLocation, BusinessDaysLocations, CountriesIndex, TimezoneZone, TravelIndex, TravelInfo } from '../lib/schema-types.js';
+import { appAt, DATA_DIR, sharedKeys } from './helpers.js';
+
+const V1 = join(DATA_DIR, 'v1');
+const read = <T>(p: string) => JSON.parse(readFileSync(join(V1, p), 'utf8')) as T;
+const manifest = read<{ files: Record<string, unknown> }>('manifest.json');
+const paths = Object.keys(manifest.files).concat('manifest.json');
+const readme = readFileSync(join(V1, 'README.md'), 'utf8');
+const KEY = { 'x-api-key': sharedKeys().keys.growth };
+const app = appAt();
+
+let server: ChildProcess;
+let base: string;
+
+beforeAll(async () => {
+  // -u: unbuffered, so the "Serving HTTP on … port N" line arrives at once; port 0 picks a free one.
+  server = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', DATA_DIR], { stdio: ['ignore', 'pipe', 'ignore'] }); // stderr (a log line per request) unread would fill the pipe and block the server
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    server.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk;
+      const m = /port (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    server.on('exit', (code) => reject(new Error(`python3 -m http.server exited with ${code}: ${out}`)));
+    setTimeout(() => reject(new Error(`python3 -m http.server did not start: ${out}`)), 10_000);
+  });
+  base = `http://127.0.0.1:${port}`;
+});
+afterAll(() => {
+  server?.kill();
+});
+
+/** The rows of the byte-identical table: [API request template, file template]. */
+function contractRows(): [string, string][] {
+  const block = /<!-- static-contract:start -->\n([\s\S]*?)<!-- static-contract:end -->/.exec(readme);
+  if (!block) throw new Error('dist-data/v1/README.md has no static-contract block');
+  return block[1]
+    .split('\n')
+    .filter((l) => l.startsWith('| `GET'))
+    .map((l) => {
+      const cells = l.split('|').map((c) => c.trim());
+      const code = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+      return [code(cells[1]).filter((c) => c.startsWith('GET ')).join(' | '), code(cells[2])[0]];
+    });
+}
+
+const locations = read<BusinessDaysLocations>('business-days/index.json').locations.map((l) => l.location);
+const countries = read<CountriesIndex>('countries/index.json').countries.map((c) => c.code);
+const travel = read<TravelIndex>('travel/index.json');
+
+/** Every (API request, file) pair a documented row stands for. */
+function expand(file: string): [string, string][] {
+  switch (file) {
+    case 'business-days/index.json':
+      return [['/v1/business-days', file]];
+    case 'business-days/{LOCATION}/{YEAR}.json':
+      return locations.flatMap((loc) =>
+        read<BusinessDaysLocation>(`business-days/${loc}/index.json`).years.map((y): [string, string] => [`/v1/business-days/${loc}/holidays?year=${y}`, `business-days/${loc}/${y}.json`]),
+      );
+    case 'countries/pages/{N}.json': {
+      const pages = Math.ceil(countries.length / 50);
+      const out: [string, string][] = [['/v1/countries', 'countries/pages/1.json']];
+      for (let n = 1; n <= pages; n++) out.push([`/v1/countries?page=${n}`, `countries/pages/${n}.json`]);
+      return out;
+    }
+    case 'countries/{CODE}.json':
+      return countries.map((c) => [`/v1/countries/${c}`, `countries/${c}.json`]);
+    case 'travel/{CODE}.json':
+      return travel.destinations.map((c) => [`/v1/travel/${c}`, `travel/${c}.json`]);
+    default:
+      throw new Error(`the README documents ${file}, which this test does not know how to expand: add it here`);
+  }
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight. */
+async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(Array.from({ length: limit }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  }));
+}
+
+describe('every documented static path answers the API\'s bytes', () => {
+  const rows = contractRows();
+
+  it('the README documents the five byte-identical families, and the project README shows the same table', () => {
+    expect(rows.map(([, file]) => file)).toEqual(['business-days/index.json', 'business-days/{LOCATION}/{YEAR}.json', 'countries/pages/{N}.json', 'countries/{CODE}.json', 'travel/{CODE}.json']);
+    const block = (text: string) => /<!-- static-contract:start -->[\s\S]*?<!-- static-contract:end -->/.exec(text)?.[0];
+    const projectReadme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    expect(block(projectReadme)).toBe(block(readme));
+  });
+
+  for (const [request, file] of rows) {
+    it(`${request}  =  ${file}`, async () => {
+      const pairs = expand(file);
+      expect(pairs.length).toBeGreaterThan(0);
+      let compared = 0;
+      await pool(pairs, 16, async ([path, static_]) => {
+        const [api, cdn] = await Promise.all([app.request(path, { headers: KEY }), fetch(`${base}/v1/${static_}`)]);
+        expect(api.status, path).toBe(200);
+        expect(cdn.status, static_).toBe(200);
+        expect(cdn.headers.get('content-type'), static_).toMatch(/^application\/json/);
+        const [a, b] = await Promise.all([api.arrayBuffer(), cdn.arrayBuffer()]);
+        if (!Buffer.from(a).equals(Buffer.from(b))) expect.fail(`${path} and ${static_} differ`);
+        compared++;
+      });
+      expect(compared).toBe(pairs.length);
+    }, 300_000);
+  }
+
+  it('lower-case codes answer the same bytes', async () => {
+    for (const [path, file] of [['/v1/countries/jp', 'countries/JP.json'], ['/v1/travel/jp-13', 'travel/JP-13.json'], ['/v1/business-days/us-ca/holidays?year=2026', 'business-days/US-CA/2026.json']]) {
+      const api = Buffer.from(await (await app.request(path, { headers: KEY })).arrayBuffer());
+      expect(api.equals(readFileSync(join(V1, file))), path).toBe(true);
+    }
+  });
+});
+
+describe('computed answers agree with the files they are computed from', () => {
+  it('every zone\'s offset now is the last transition at or before now in its zone file', async () => {
+    const now = Date.parse('2026-11-21T12:00:00Z'); // the instant appAt() freezes
+    const { zones } = read<{ zones: { id: string }[] }>('timezones/index.json');
+    for (const { id } of zones) {
+      const doc = read<TimezoneZone>(`timezones/zones/${id}.json`);
+      const last = doc.transitions.filter((t) => Date.parse(t.at) <= now).at(-1) ?? doc.initial;
+      const body = (await (await app.request(`/v1/timezones/${encodeURIComponent(id)}`)).json()) as { offset_minutes: number; is_dst: boolean; abbreviation: string };
+      expect([body.offset_minutes, body.is_dst, body.abbreviation], id).toEqual([last.offset_minutes, last.is_dst, last.abbreviation]);
+    }
+  });
+
+  it('the timezone list pages hold the same zones in the same order as the static pages', async () => {
+    for (let n = 1; ; n++) {
+      const res = await app.request(`/v1/timezones?page=${n}`);
+      const api = (await res.json()) as { data: { id: string; name: string; country?: string }[]; pagination: { total_pages: number } };
+      const file = read<{ data: { id: string; name: string; country?: string }[] }>(`timezones/pages/${n}.json`);
+      expect(api.data.map((z) => [z.id, z.name, z.country])).toEqual(file.data.map((z) => [z.id, z.name, z.country]));
+      if (n === api.pagination.total_pages) break;
+    }
+  });
+
+  it('a region without its own travel document answers its country\'s, re-addressed', async () => {
+    const own = new Set(travel.destinations);
+    const regions = Object.entries(travel.regions).filter(([code]) => !own.has(code));
+    expect(regions.length).toBeGreaterThan(4000);
+    for (const [region, country] of regions) {
+      const doc = read<TravelInfo>(`travel/${country}.json`);
+      const body = await (await app.request(`/v1/travel/${region}`, { headers: KEY })).json();
+      expect(body, region).toEqual({ ...doc, destination: region, sources: { ...doc.sources, climate: null } });
+    }
+  }, 120_000);
+});
+
+describe('paths are safe on any static host', () => {
+  it('plain ASCII that needs no encoding, no dot segments', () => {
+    for (const p of paths) {
+      expect(p, p).toMatch(/^[A-Za-z0-9_-]+(\.[a-z]+)?(\/[A-Za-z0-9_-]+(\.[a-z]+)?)*$/);
+      expect(encodeURI(p)).toBe(p);
+    }
+  });
+
+  it('no two paths differ only by case (safe to copy to case-insensitive file systems)', () => {
+    const seen = new Map<string, string>();
+    for (const p of paths) {
+      const k = p.toLowerCase();
+      expect(seen.get(k), `${p} collides with ${seen.get(k)}`).toBeUndefined();
+      seen.set(k, p);
+    }
+  });
+
+  it('codes are upper-case, every other name lower-case (but README.md), zone ids in IANA case', () => {
+    for (const p of paths.filter((f) => f !== 'README.md')) {
+      const [area, ...rest] = p.split('/');
+      const name = rest.join('/');
+      if (area === 'timezones' && name.startsWith('zones/')) continue; // IANA ids: America/Port-au-Prince
+      if (area === 'business-days' && rest.length === 2) expect(rest[0], p).toMatch(/^[A-Z0-9]{2}(-[A-Z0-9]+)*$/);
+      if ((area === 'countries' || area === 'travel') && !name.includes('/') && name !== 'index.json') expect(name, p).toMatch(/^[A-Z]{2}(-[A-Z0-9]+)?\.json$/);
+      const lowerParts = [area, ...rest].filter((s) => !/^[A-Z]{2}(-[A-Z0-9]+)*(\.json)?$/.test(s));
+      for (const s of lowerParts) expect(s, p).toBe(s.toLowerCase());
+    }
+  });
+});
+
+describe('every published file is documented', () => {
+  it('each path belongs to a family the dataset README names', () => {
+    const families = [
+      /^manifest\.json$/, /^attribution\.json$/, /^README\.md$/,
+      /^business-days\/index\.json$/, /^business-days\/[A-Z0-9-]+\/index\.json$/, /^business-days\/[A-Z0-9-]+\/\d{4}\.json$/,
+      /^timezones\/index\.json$/, /^timezones\/zones\/.+\.json$/, /^timezones\/pages\/\d+\.json$/,
+      /^countries\/index\.json$/, /^countries\/pages\/\d+\.json$/, /^countries\/[A-Z]{2}\.json$/,
+      /^travel\/index\.json$/, /^travel\/[A-Z]{2}(-[A-Z0-9]+)?\.json$/, /^travel\/climate\/[A-Z]{2}\.json$/,
+      /^astronomy\/places\.json$/,
+    ];
+    for (const p of paths) expect(families.some((re) => re.test(p)), `${p} is in no documented family`).toBe(true);
+    // And the README names each family.
+    for (const name of ['manifest.json', 'attribution.json', 'business-days/{LOCATION}/index.json', 'business-days/{LOCATION}/{YEAR}.json', 'timezones/index.json', 'timezones/zones/{id}.json', 'timezones/pages/{N}.json', 'countries/index.json', 'countries/pages/{N}.json', 'countries/{CODE}.json', 'travel/index.json', 'travel/{CODE}.json', 'travel/climate/{CODE}.json', 'astronomy/places.json']) {
+      expect(readme, name).toContain(`\`${name}\``);
+    }
+  });
+});
