@@ -28,7 +28,7 @@ export type GateResult = { response: Response } | { headers: Record<string, stri
 
 const CORS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Dataset-Version',
+  'access-control-expose-headers': 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Dataset-Version, ETag',
 };
 
 function errorResponse(err: ApiError, headers: Record<string, string> = {}): Response {
@@ -48,7 +48,7 @@ export function createGate({ keys, limiter, trustProxy, baseHeaders }: GateOptio
     const area = areaOf(pathname);
     if (req.method === 'OPTIONS') {
       const allow = { allow: 'GET, HEAD, OPTIONS' };
-      const cors = area === 'reference' ? { ...CORS, 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'X-API-Key', 'access-control-max-age': '86400' } : {};
+      const cors = area === 'reference' ? { ...CORS, 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'X-API-Key, If-None-Match', 'access-control-max-age': '86400' } : {};
       return { response: new Response(null, { status: 204, headers: { ...allow, ...cors } }) };
     }
     if (!area) return { headers: baseHeaders };
