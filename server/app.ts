@@ -10,16 +10,16 @@ import { createGate } from './access/gate.js';
 import type { KeyRing } from './access/keys.js';
 import type { Limiter } from './access/limiter.js';
 import { ApiError } from './errors.js';
+import { MAX_URL_LENGTH } from './query.js';
 import { astronomyRoutes } from './routes/astronomy.js';
 import { businessDaysRoutes } from './routes/business-days.js';
 import { countriesRoutes } from './routes/countries.js';
+import { docsRoutes } from './routes/docs.js';
 import { timezonesRoutes } from './routes/timezones.js';
 import { travelRoutes } from './routes/travel.js';
 import type { DatasetStore } from './store.js';
 import type { TimezoneStore } from './timezone-store.js';
 
-/** Longest request target accepted (path + query), in characters. */
-export const MAX_URL_LENGTH = 2048;
 
 export interface AccessOptions {
   keys: KeyRing;
@@ -72,6 +72,7 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
   app.route('/v1/travel', travelRoutes(store.root));
   const places = store.astronomyPlaces();
   app.route('/v1/astronomy', astronomyRoutes({ capitalOf: (code) => places[code], now }));
+  app.route('/', docsRoutes({ version: store.manifest.version, range: store.list.range }));
 
   // Unmatched requests. Nothing else is registered for every path: a GET must
   // match exactly one handler for Hono to take its single-handler fast path.

@@ -17,3 +17,6 @@ export function pageParams(q: Query): PageParams {
   if ('parameter' in params) throw badRequest(`invalid_${params.parameter}`, params.message, params.parameter);
   return params;
 }
+
+/** Longest request target accepted (path + query), in characters; longer ones get 414. */
+export const MAX_URL_LENGTH = 2048;
