@@ -1,0 +1,38 @@
+/**
+ * Travel facts (data/travel/), resolved as GET /v1/travel/{destination}
+ * without from and date: a destination's own document, else, for an ISO
+ * 3166-2 code, its country's document re-addressed to the region.
+ */
+import { deepFreeze, once, readJson } from './read-json.js';
+import type { TravelIndex, TravelInfo } from './schema-types.js';
+
+/** The API's destination pattern (server/routes/travel.ts): JP, JP-13. */
+const CODE_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/;
+
+const index = once(() => {
+  const doc = readJson<TravelIndex>('travel/index.json');
+  return { own: new Set(doc.destinations), regions: new Map(Object.entries(doc.regions)) };
+});
+const regionDocs = new Map<string, TravelInfo>();
+
+/**
+ * Power, plugs, emergency numbers, calling code and driving side of a country
+ * or region; case-insensitive; undefined for an unknown code.
+ * @example getTravel('JP')?.driving_side // 'left'
+ */
+export function getTravel(code: string): TravelInfo | undefined {
+  if (typeof code !== 'string' || !CODE_RE.test(code)) return undefined;
+  const destination = code.toUpperCase();
+  const { own, regions } = index();
+  if (own.has(destination)) return readJson<TravelInfo>(`travel/${destination}.json`);
+  const country = regions.get(destination);
+  if (country === undefined || !own.has(country)) return undefined;
+  let doc = regionDocs.get(destination);
+  if (doc === undefined) {
+    const base = readJson<TravelInfo>(`travel/${country}.json`);
+    // The capital's climate station does not describe another region.
+    doc = deepFreeze({ ...base, destination, sources: { ...base.sources, climate: null } });
+    regionDocs.set(destination, doc); // bounded by the regions map (~5,000 codes)
+  }
+  return doc;
+}

@@ -1,0 +1,181 @@
+/**
+ * Packs dist-data/v1 as the npm package @refdata/dataset:
+ *   npm run pack:dataset -- [--data dist-data] [--out build]
+ * Stages the package in <out>/dataset-package/ (deleted first, so nothing
+ * stale survives), verifies every data file against the manifest's sha256,
+ * compiles the reader (packages/dataset/src) with the generated schema types,
+ * then runs `npm pack` into <out>. Version: packages/dataset/package.json's
+ * version with the dataset version as prerelease, `0.1.0-data-<manifest.version>`,
+ * so the package version changes exactly when the data does.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import ts from 'typescript';
+import type { Manifest } from '../lib/schema-types.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const PKG_SRC = join(ROOT, 'packages', 'dataset');
+
+/** semver.org's regular expression for a valid version. */
+const SEMVER_RE = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB (${bytes} bytes)`;
+
+/** Every file under `dir`, as '/'-separated paths relative to it, sorted. */
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'))
+    .sort();
+}
+
+/**
+ * Checks the staged data/ against its manifest: every listed file present with
+ * its sha256 and size, no unlisted file, and the version recomputed as
+ * pipeline/stages/emit-manifest.ts does. Throws on the first problem list.
+ */
+export function verifyData(dataDir: string): Manifest {
+  const manifest = JSON.parse(readFileSync(join(dataDir, 'manifest.json'), 'utf8')) as Manifest;
+  const problems: string[] = [];
+  const onDisk = new Set(listFiles(dataDir));
+  onDisk.delete('manifest.json');
+  for (const [path, want] of Object.entries(manifest.files)) {
+    if (!onDisk.delete(path)) {
+      problems.push(`missing: ${path}`);
+      continue;
+    }
+    const bytes = readFileSync(join(dataDir, path));
+    if (bytes.length !== want.bytes || sha256(bytes) !== want.sha256) problems.push(`changed: ${path}`);
+  }
+  for (const path of onDisk) problems.push(`not in the manifest: ${path}`);
+  const version = sha256(Object.entries(manifest.files).map(([p, f]) => `${f.sha256}  ${p}\n`).join('')).slice(0, 16);
+  if (version !== manifest.version) problems.push(`manifest version ${manifest.version} is not its files' hash ${version}`);
+  if (problems.length > 0) {
+    throw new Error(`refusing to pack: ${problems.length} problem(s) in ${dataDir}\n  ${problems.slice(0, 20).join('\n  ')}`);
+  }
+  return manifest;
+}
+
+/** The package version: the template's, with the dataset version as prerelease (one identifier, so always valid). */
+export function packageVersion(base: string, datasetVersion: string): string {
+  const version = `${base}-data-${datasetVersion}`;
+  if (!SEMVER_RE.test(version) || base.includes('-') || base.includes('+')) throw new Error(`not a valid package version: ${version}`);
+  return version;
+}
+
+/** Compiles the reader and the generated schema types into `pkgDir` (index.js, index.d.ts, …). */
+function compileReader(pkgDir: string): void {
+  // The types are generated from schemas/; refuse stale ones rather than ship them.
+  execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'gen-types.ts'), '--check'], { cwd: ROOT, stdio: 'inherit' });
+  const src = mkdtempSync(join(tmpdir(), 'refdata-dataset-src-'));
+  try {
+    cpSync(join(PKG_SRC, 'src'), src, { recursive: true });
+    copyFileSync(join(ROOT, 'lib', 'schema-types.ts'), join(src, 'schema-types.ts'));
+    writeFileSync(join(src, 'package.json'), '{"type":"module"}\n'); // NodeNext emits ESM only under "type": "module"
+    const config = ts.getParsedCommandLineOfConfigFile(join(PKG_SRC, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
+    if (!config) throw new Error('cannot read packages/dataset/tsconfig.json');
+    const options: ts.CompilerOptions = {
+      ...config.options,
+      noEmit: false,
+      rootDir: src,
+      rootDirs: undefined,
+      outDir: pkgDir,
+      typeRoots: [join(ROOT, 'node_modules', '@types')],
+    };
+    const files = readdirSync(src).filter((f) => f.endsWith('.ts')).map((f) => join(src, f));
+    const program = ts.createProgram(files, options);
+    const result = program.emit();
+    const diagnostics = [...ts.getPreEmitDiagnostics(program), ...result.diagnostics];
+    if (diagnostics.length > 0) {
+      const host = { getCanonicalFileName: (f: string) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' };
+      throw new Error(`the reader does not compile:\n${ts.formatDiagnostics(diagnostics, host)}`);
+    }
+    rmSync(join(pkgDir, 'schema-types.js')); // types only: an empty module nobody imports
+  } finally {
+    rmSync(src, { recursive: true, force: true });
+  }
+}
+
+/** date-holidays' LICENSE carries the Wikipedia attributions its CC BY-SA data needs; it must be the version we built from. */
+function copyDateHolidaysLicense(pkgDir: string, manifest: Manifest): void {
+  const dir = join(ROOT, 'node_modules', 'date-holidays');
+  const installed = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+  const built = manifest.sources['date-holidays']?.version;
+  if (installed !== built) throw new Error(`date-holidays ${installed} is installed but the data was built from ${built}`);
+  copyFileSync(join(dir, 'LICENSE'), join(pkgDir, 'LICENSE-date-holidays'));
+}
+
+function writePackageJson(pkgDir: string, manifest: Manifest): string {
+  const template = JSON.parse(readFileSync(join(PKG_SRC, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const version = packageVersion(String(template.version), manifest.version);
+  const pkg = { ...template, version, refdata: { datasetVersion: manifest.version, sources: manifest.sources } };
+  writeFileSync(join(pkgDir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  return version;
+}
+
+/** Same modes on every machine (a umask must not change the tarball). */
+function normaliseModes(dir: string): void {
+  for (const path of listFiles(dir)) chmodSync(join(dir, path), 0o644);
+}
+
+interface PackResult {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  entryCount: number;
+  integrity: string;
+}
+
+function npmPack(pkgDir: string, outDir: string): PackResult {
+  const json = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', outDir], {
+    cwd: pkgDir,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024, // --json lists all ~30,000 files
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return (JSON.parse(json) as PackResult[])[0];
+}
+
+export function packDataset(opts: { data: string; out: string }) {
+  const times: Record<string, number> = {};
+  const timed = <T>(name: string, fn: () => T): T => {
+    const t0 = performance.now();
+    const value = fn();
+    times[name] = (performance.now() - t0) / 1000;
+    return value;
+  };
+  const pkgDir = join(opts.out, 'dataset-package');
+  rmSync(pkgDir, { recursive: true, force: true });
+  mkdirSync(pkgDir, { recursive: true });
+
+  timed('copy', () => cpSync(join(opts.data, 'v1'), join(pkgDir, 'data'), { recursive: true }));
+  const manifest = timed('verify', () => verifyData(join(pkgDir, 'data')));
+  timed('compile', () => compileReader(pkgDir));
+  for (const f of ['README.md', 'LICENSE']) copyFileSync(join(PKG_SRC, f), join(pkgDir, f));
+  copyDateHolidaysLicense(pkgDir, manifest);
+  const version = writePackageJson(pkgDir, manifest);
+  normaliseModes(pkgDir);
+  const packed = timed('pack', () => npmPack(pkgDir, opts.out));
+  return { ...packed, tarball: join(opts.out, packed.filename), version, datasetVersion: manifest.version, dataFiles: Object.keys(manifest.files).length + 1, times };
+}
+
+function main() {
+  const { values } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string' } } });
+  const data = resolve(values.data ?? join(ROOT, 'dist-data'));
+  const out = resolve(values.out ?? join(ROOT, 'build'));
+  const r = packDataset({ data, out });
+  const t = r.times;
+  console.log(`packed ${r.tarball}`);
+  console.log(`  version    ${r.version} (dataset ${r.datasetVersion})`);
+  console.log(`  tarball    ${mb(r.size)}, ${r.integrity}`);
+  console.log(`  unpacked   ${mb(r.unpackedSize)}`);
+  console.log(`  files      ${r.entryCount} (${r.dataFiles} under data/, each verified against manifest.json)`);
+  console.log(`  time       copy ${t.copy.toFixed(1)} s, verify ${t.verify.toFixed(1)} s, compile ${t.compile.toFixed(1)} s, npm pack ${t.pack.toFixed(1)} s`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) main();
