@@ -80,16 +80,18 @@ const keysFile = join(mkdtempSync(join(tmpdir(), 'refdata-bench-keys-')), 'api-k
 const KEY = createKey(keysFile, 'growth', 'bench').key;
 const SERVER_ENV = { API_KEYS_FILE: keysFile, PLAN_LIMITS: JSON.stringify({ growth: { quota: 1e12, burst: 1e12 } }), REDIS_URL: '' };
 
-async function load(url: string, paths: string[]) {
+/** Load on `paths`; with `etags`, every request revalidates (If-None-Match) and must get 304. */
+async function load(url: string, paths: string[], etags?: string[]) {
   const result = await autocannon({
     url,
     connections: 32,
     pipelining: 1,
     duration: SECONDS,
     headers: { 'x-api-key': KEY },
-    requests: paths.map((path) => ({ method: 'GET', path })),
+    requests: paths.map((path, i) => ({ method: 'GET', path, ...(etags ? { headers: { 'x-api-key': KEY, 'if-none-match': etags[i] } } : {}) })),
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const wrong = etags ? result.requests.total - result['3xx'] : result.non2xx;
+  if (wrong > 0 || result.errors > 0) throw new Error(`${url}: ${wrong} answers with another status, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
@@ -115,6 +117,7 @@ async function main() {
     add: locs.flatMap((l) => dates.map((d) => `/v1/business-days/${l}/add?start=${d}&days=250`)),
     count: locs.flatMap((l) => dates.map((d) => `/v1/business-days/${l}/count?start=${d}&end=${d.slice(0, 4)}-12-31`)),
     next: locs.flatMap((l) => dates.map((d) => `/v1/business-days/${l}/next?from=${d}`)),
+    holidays: locs.flatMap((l) => [2000, 2026, 2031, 2045].map((y) => `/v1/business-days/${l}/holidays?year=${y}`)),
     timezone_list: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((p) => `/v1/timezones?page=${p}`),
     travel: ['JP', 'US', 'GB', 'DE', 'BR-DF', 'JP-27', 'FR-75C', 'AR'].map((d) => `/v1/travel/${d}`),
     travel_from_date: ['JP', 'US', 'GB', 'DE', 'BR-DF', 'JP-27', 'FR-75C', 'AR'].map((d, i) => `/v1/travel/${d}?from=${['US', 'GB', 'FR', 'JP'][i % 4]}&date=2026-0${1 + (i % 9)}-15`),
@@ -161,6 +164,17 @@ async function main() {
     http[name] = { rps, p50_ms: median(api.map((x) => x.p50)), p99_ms: median(api.map((x) => x.p99)), baseline_rps: baseRps, ratio: rps / baseRps, body_bytes: Buffer.byteLength(bodies[name]) };
   }
   out.http = http;
+
+  // Revalidation: the same requests with If-None-Match naming the current ETag get 304 and no body.
+  const revalidate: Record<string, { rps: number; vs_200: number; bytes_200: number }> = {};
+  for (const name of ['check', 'country', 'country_list', 'holidays']) {
+    const paths = endpoints[name];
+    const etags = await Promise.all(paths.map(async (p) => (await fetch(`http://127.0.0.1:${port}${p}`, { headers: { 'x-api-key': KEY } })).headers.get('etag')!));
+    const xs: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) xs.push((await load(`http://127.0.0.1:${port}`, paths, etags)).rps);
+    revalidate[name] = { rps: median(xs), vs_200: median(xs) / http[name].rps, bytes_200: http[name].body_bytes };
+  }
+  out.revalidate = revalidate;
 
   // Memory after answering for every location.
   const auth = { headers: { 'x-api-key': KEY } };
@@ -209,6 +223,12 @@ async function main() {
     '',
     `Library (median of 21 x 100k calls): 40-year count ${out.library && (out.library as any).count_40y_ns.toFixed(0)} ns, add 10,000 days ${(out.library as any).add_10000_ns.toFixed(0)} ns.`,
     `Server: first answer ${startMs.toFixed(0)} ms after spawn; RSS ${rssBefore.toFixed(0)} MB warm, ${(out.server as any).rss_mb_after_all_locations.toFixed(0)} MB after all ${list.locations.length} locations.`,
+    '',
+    'Revalidation (If-None-Match with the current ETag: 304, no body) on the same requests:',
+    '',
+    '| endpoint | 304 req/s | vs its 200s | body bytes saved per answer |',
+    '|---|---:|---:|---:|',
+    ...Object.entries(revalidate).map(([n, v]) => `| ${n} | ${Math.round(v.rps)} | ${(v.vs_200 * 100).toFixed(0)}% | ${v.bytes_200} |`),
     '',
     'Access gate on GET /v1/business-days/{location} with a growth key (check requests):',
     '',
