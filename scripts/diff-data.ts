@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compareManifests, diffDatasets, filesToLoad, renderMarkdown, type Snapshot } from '../lib/data-diff.js';
+import { compareManifests, diffDatasets, filesToLoad, renderMarkdown, type Snapshot } from '../lib/data-diff/index.js';
 import { parseDate } from '../lib/plain-date.js';
 import type { Manifest } from '../lib/schema-types.js';
 

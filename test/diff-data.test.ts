@@ -1,5 +1,5 @@
 /**
- * The data changelog (lib/data-diff.ts, scripts/diff-data.ts) on two small
+ * The data changelog (lib/data-diff/, scripts/diff-data.ts) on two small
  * datasets written by hand here, with known differences, and on the real
  * dataset against itself. Every expected finding is typed out, not produced
  * by the code under test.
@@ -19,7 +19,7 @@ import {
   firstWorkweekDifference,
   renderMarkdown,
   type Snapshot,
-} from '../lib/data-diff.js';
+} from '../lib/data-diff/index.js';
 import type { Holiday, Manifest, TimezoneZone, ZoneTransition } from '../lib/schema-types.js';
 import { DATA_DIR } from './helpers.js';
 
