@@ -238,7 +238,7 @@ export interface DatasetInfo {
 }
 
 const TAGS = [
-  ['Business days', 'Premium. Check, add, subtract, count and find business days; three day types.'],
+  ['Business days', 'Premium. Check, add, subtract, count and find business days (three day types), and list the holidays of a year.'],
   ['Travel', 'Premium. Power, emergency numbers, phone code, driving side, climate normals.'],
   ['Astronomy', 'Premium. Sun and moon on a local calendar day.'],
   ['Timezones', 'Reference: anonymous callers welcome.'],
