@@ -703,6 +703,23 @@ export interface ErrorResponse {
   };
 }
 
+// health.schema.json
+/**
+ * GET /healthz: whether the service answers normally, the dataset it serves and where its rate-limit counters live.
+ */
+export interface Health {
+  /**
+   * degraded: the shared rate-limit store is unreachable and the service fails open.
+   */
+  status: "ok" | "degraded";
+  dataset_version: string;
+  limits: null | {
+    store: "memory" | "redis";
+    reachable: boolean;
+    on_store_failure: "open";
+  };
+}
+
 // holiday.schema.json
 /**
  * One holiday on one local calendar date. Multi-day holidays appear once per day.

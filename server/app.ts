@@ -17,6 +17,7 @@ import { countriesRoutes } from './routes/countries.js';
 import { docsRoutes } from './routes/docs.js';
 import { timezonesRoutes } from './routes/timezones.js';
 import { travelRoutes } from './routes/travel.js';
+import type { Health } from '../lib/schema-types.js';
 import type { DatasetStore } from './store.js';
 import type { TimezoneStore } from './timezone-store.js';
 
@@ -59,9 +60,9 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
   const baseHeaders = { 'content-type': 'application/json; charset=utf-8', 'x-dataset-version': store.manifest.version };
 
   app.get('/healthz', (c) => {
-    const limits = access ? { store: access.limiter.store, reachable: access.limiter.reachable, on_store_failure: 'open' } : null;
-    const status = !limits || limits.reachable ? 'ok' : 'degraded';
-    return c.json({ status, dataset_version: store.manifest.version, limits }, 200, { ...baseHeaders, 'cache-control': 'no-store' });
+    const limits: Health['limits'] = access ? { store: access.limiter.store, reachable: access.limiter.reachable, on_store_failure: 'open' } : null;
+    const body: Health = { status: !limits || limits.reachable ? 'ok' : 'degraded', dataset_version: store.manifest.version, limits };
+    return c.json(body, 200, { ...baseHeaders, 'cache-control': 'no-store' });
   });
   // Handlers take their headers from the gate (answerHeaders): a Hono middleware would
   // cost a quarter of the throughput and take @hono/node-server off its fast path.

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { FIRST_DATE, LAST_DATE } from '../lib/astronomy.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../lib/paginate.js';
 import { MAX_URL_LENGTH } from './query.js';
-import { MAX_COUNT_DAYS, MAX_DAYS } from './routes/business-days.js';
+import { CODE_RE as ASTRONOMY_CODE_RE } from './routes/astronomy.js';
+import { LOCATION_RE, MAX_COUNT_DAYS, MAX_DAYS } from './routes/business-days.js';
+import { CODE_RE as TRAVEL_CODE_RE } from './routes/travel.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -102,9 +104,10 @@ const inPath = (name: string, description: string, schema: JsonObject, example?:
 const inQuery = (name: string, description: string, schema: JsonObject, required = false): JsonObject =>
   ({ name, in: 'query', required, description, schema });
 
-/** The regular expressions below are the routes' own (business-days.ts LOCATION_RE, travel.ts and astronomy.ts CODE_RE). */
-const LOCATION = inPath('location', 'ISO 3166-1 alpha-2 code (`US`), ISO 3166-2 region code (`US-CA`) or date-holidays sub-region (`DE-BY-A`), any letter case. `GET /v1/business-days` lists them.', { type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,12}){0,2}$' }, 'US');
-const CODE = { type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$' };
+/** The routes' own patterns: the description cannot drift from what they accept. */
+const LOCATION = inPath('location', 'ISO 3166-1 alpha-2 code (`US`), ISO 3166-2 region code (`US-CA`) or date-holidays sub-region (`DE-BY-A`), any letter case. `GET /v1/business-days` lists them.', { type: 'string', pattern: LOCATION_RE.source }, 'US');
+const CODE = { type: 'string', pattern: TRAVEL_CODE_RE.source };
+const ASTRONOMY_CODE = { type: 'string', pattern: ASTRONOMY_CODE_RE.source };
 const TYPE = inQuery('type', 'Day type: `business` (weekends and public holidays), `banking` (plus bank holidays), `government` (plus authority closures).', { ...ref('DayType'), default: 'business' });
 const PAGE = [
   inQuery('page', 'Page number, from 1; a page past the end has empty `data`.', { type: 'integer', minimum: 1, maximum: 999_999_999, default: 1 }),
@@ -123,7 +126,7 @@ function routes(range: { start: string; end: string }): RouteDoc[] {
     inQuery('timezone', 'IANA time zone id of the place (`Europe/Oslo`); it decides the local day.', { ...ref('ZoneId'), maxLength: 64 }, true),
     astroDate,
   ];
-  const capital = inPath('code', 'ISO 3166-1 alpha-2 country code, standing for its capital. Region codes have no coordinates yet (404): use the coordinates form.', CODE, 'NO');
+  const capital = inPath('code', 'ISO 3166-1 alpha-2 country code, standing for its capital. Region codes have no coordinates yet (404): use the coordinates form.', ASTRONOMY_CODE, 'NO');
   const bd = { tag: 'Business days', area: 'premium' as const };
   const astro = { tag: 'Astronomy', area: 'premium' as const, errors: [400, 404] as (400 | 404)[] };
   return [
@@ -143,26 +146,13 @@ function routes(range: { start: string; end: string }): RouteDoc[] {
     { ...astro, path: '/v1/astronomy/moon/{code}', operationId: 'getMoonForCountry', summary: 'Moon at a country\'s capital', parameters: [capital, astroDate], ok: ref('AstronomyMoon') },
     { ...astro, path: '/v1/astronomy/sun/coordinates', operationId: 'getSunAtCoordinates', summary: 'Sun at coordinates', parameters: coordinates, ok: ref('AstronomySun'), errors: [400] },
     { ...astro, path: '/v1/astronomy/moon/coordinates', operationId: 'getMoonAtCoordinates', summary: 'Moon at coordinates', parameters: coordinates, ok: ref('AstronomyMoon'), errors: [400] },
-    { path: '/healthz', operationId: 'getHealth', tag: 'Service', area: 'service', summary: 'Health', description: 'Not counted, needs no key. `degraded` when the shared rate-limit store is unreachable (the service then fails open).', ok: HEALTH, conditional: false },
+    { path: '/healthz', operationId: 'getHealth', tag: 'Service', area: 'service', summary: 'Health', description: 'Not counted, needs no key. `degraded` when the shared rate-limit store is unreachable (the service then fails open).', ok: ref('Health'), conditional: false },
     { path: '/v1/openapi.json', operationId: 'getOpenApi', tag: 'Service', area: 'service', summary: 'This description', ok: { type: 'object', description: 'An OpenAPI 3.1 document.', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string', pattern: '^3\\.1\\.' }, info: { type: 'object' }, paths: { type: 'object' } } } },
     { path: '/docs', operationId: 'getDocs', tag: 'Service', area: 'service', summary: 'This description, rendered', ok: { type: 'string' }, media: 'text/html' },
   ];
 }
 
 /** GET /healthz has no file in schemas/ (it is no dataset document), so its schema lives here. */
-const HEALTH: JsonObject = {
-  type: 'object', additionalProperties: false, required: ['status', 'dataset_version', 'limits'],
-  properties: {
-    status: { type: 'string', enum: ['ok', 'degraded'] },
-    dataset_version: { type: 'string' },
-    limits: {
-      oneOf: [{ type: 'null', description: 'Access control is off.' }, {
-        type: 'object', additionalProperties: false, required: ['store', 'reachable', 'on_store_failure'],
-        properties: { store: { type: 'string', enum: ['memory', 'redis'] }, reachable: { type: 'boolean' }, on_store_failure: { type: 'string', const: 'open' } },
-      }],
-    },
-  },
-};
 
 // ---- Responses and headers --------------------------------------------------
 

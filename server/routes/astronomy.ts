@@ -27,7 +27,7 @@ export interface AstronomyRoutesOptions {
   now: () => Date;
 }
 
-const CODE_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/;
+export const CODE_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/;
 /** defs.schema.json ZoneId: IANA ids only (Intl would also take offsets such as +05:00). */
 const ZONE_RE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;

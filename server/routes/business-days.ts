@@ -23,7 +23,7 @@ export const MAX_DAYS = 10_000;
 /** Longest range accepted by count, in calendar days (ten years). */
 export const MAX_COUNT_DAYS = 3_660;
 
-const LOCATION_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,12}){0,2}$/;
+export const LOCATION_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,12}){0,2}$/;
 
 export interface BusinessDaysDeps {
   store: DatasetStore;

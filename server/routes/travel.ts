@@ -15,7 +15,7 @@ import { answer, answerJson, utf8 } from '../answer-headers.js';
 import { badRequest, notFound } from '../errors.js';
 import { single } from '../query.js';
 
-const CODE_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/;
+export const CODE_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/;
 
 export function travelRoutes(dataDir: string) {
   const dir = join(dataDir, 'v1', 'travel');
