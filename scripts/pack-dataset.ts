@@ -9,13 +9,13 @@
  * so the package version changes exactly when the data does.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import ts from 'typescript';
 import type { Manifest } from '../lib/schema-types.js';
+import { datasetVersion, sha256 } from '../pipeline/stages/emit-manifest.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const PKG_SRC = join(ROOT, 'packages', 'dataset');
@@ -23,7 +23,6 @@ const PKG_SRC = join(ROOT, 'packages', 'dataset');
 /** semver.org's regular expression for a valid version. */
 const SEMVER_RE = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 
-const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB (${bytes} bytes)`;
 
 /** Every file under `dir`, as '/'-separated paths relative to it, sorted. */
@@ -53,7 +52,7 @@ export function verifyData(dataDir: string): Manifest {
     if (bytes.length !== want.bytes || sha256(bytes) !== want.sha256) problems.push(`changed: ${path}`);
   }
   for (const path of onDisk) problems.push(`not in the manifest: ${path}`);
-  const version = sha256(Object.entries(manifest.files).map(([p, f]) => `${f.sha256}  ${p}\n`).join('')).slice(0, 16);
+  const version = datasetVersion(manifest.files);
   if (version !== manifest.version) problems.push(`manifest version ${manifest.version} is not its files' hash ${version}`);
   if (problems.length > 0) {
     throw new Error(`refusing to pack: ${problems.length} problem(s) in ${dataDir}\n  ${problems.slice(0, 20).join('\n  ')}`);
@@ -75,7 +74,8 @@ function compileReader(pkgDir: string): void {
   const src = mkdtempSync(join(tmpdir(), 'refdata-dataset-src-'));
   try {
     cpSync(join(PKG_SRC, 'src'), src, { recursive: true });
-    copyFileSync(join(ROOT, 'lib', 'schema-types.ts'), join(src, 'schema-types.ts'));
+    // Shared with the server, copied in beside the reader: one implementation of the types and of offsets at an instant.
+    for (const f of ['schema-types.ts', 'zone-timeline.ts']) copyFileSync(join(ROOT, 'lib', f), join(src, f));
     writeFileSync(join(src, 'package.json'), '{"type":"module"}\n'); // NodeNext emits ESM only under "type": "module"
     const config = ts.getParsedCommandLineOfConfigFile(join(PKG_SRC, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
     if (!config) throw new Error('cannot read packages/dataset/tsconfig.json');

@@ -5,8 +5,13 @@
 import { createHash } from 'node:crypto';
 import type { Manifest } from '../../lib/schema-types.js';
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+export function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** The dataset version: the first 16 hex digits of the sha256 over every file's sha256 and path, in path order. */
+export function datasetVersion(files: Manifest['files']): string {
+  return sha256(Object.entries(files).map(([p, f]) => `${f.sha256}  ${p}\n`).join('')).slice(0, 16);
 }
 
 export function emitManifest(
@@ -19,6 +24,5 @@ export function emitManifest(
     const text = serialized.get(path)!;
     files[path] = { sha256: sha256(text), bytes: Buffer.byteLength(text) };
   }
-  const version = sha256(Object.entries(files).map(([p, f]) => `${f.sha256}  ${p}\n`).join('')).slice(0, 16);
-  return { dataset: 'refdata', version, sources, counts, files };
+  return { dataset: 'refdata', version: datasetVersion(files), sources, counts, files };
 }

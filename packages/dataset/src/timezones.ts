@@ -4,6 +4,7 @@
  */
 import { once, readJson } from './read-json.js';
 import type { TimezonesIndex, TimezoneZone, ZoneState, ZoneTransition } from './schema-types.js';
+import { buildTimeline, formatOffset, stateIndexAt, type ZoneTimeline } from './zone-timeline.js';
 
 /** The state in force at an instant, and the change that ends it (null: none before the window's end). */
 export interface OffsetAt extends ZoneState {
@@ -18,8 +19,8 @@ const lookup = once(() => {
   return map;
 });
 
-/** Transition instants in ms, parsed once per zone document. */
-const instants = new WeakMap<TimezoneZone, number[]>();
+/** Each zone's timeline (lib/zone-timeline, as the API uses), built once per zone document. */
+const timelines = new WeakMap<TimezoneZone, ZoneTimeline>();
 
 /**
  * A zone by IANA id or alias (tzdata link), any case; the answer is the canonical zone.
@@ -42,30 +43,18 @@ export function getOffset(id: string, at: Date | number): OffsetAt | undefined {
   if (zone === undefined || typeof ms !== 'number' || !Number.isFinite(ms)) return undefined;
   // Before the window the initial state may not have held; after it, rules may change.
   if (ms < Date.parse(zone.window.start) || ms >= Date.parse(zone.window.end)) return undefined;
-  let starts = instants.get(zone);
-  if (starts === undefined) {
-    starts = zone.transitions.map((t) => Date.parse(t.at));
-    instants.set(zone, starts);
+  let timeline = timelines.get(zone);
+  if (timeline === undefined) {
+    timeline = buildTimeline(zone.initial, zone.transitions.map((t) => ({ at_ms: Date.parse(t.at), state: t })));
+    timelines.set(zone, timeline);
   }
-  const i = countAtOrBefore(starts, ms); // transitions[i - 1] started the state in force
-  const s = i === 0 ? zone.initial : zone.transitions[i - 1];
+  const i = stateIndexAt(timeline, ms); // transitions[i] ends states[i]
+  const s = timeline.states[i];
   return {
-    offset: s.offset,
+    offset: formatOffset(s.offset_minutes),
     offset_minutes: s.offset_minutes,
     abbreviation: s.abbreviation,
     is_dst: s.is_dst,
     next_transition: zone.transitions[i] ?? null,
   };
-}
-
-/** How many of the ascending `starts` are <= ms (binary search). */
-function countAtOrBefore(starts: number[], ms: number): number {
-  let lo = 0;
-  let hi = starts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (starts[mid] <= ms) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
