@@ -194,6 +194,14 @@ export interface BusinessDayCheck {
    * ISO 8601 calendar date, YYYY-MM-DD.
    */
   prev_business_day?: string;
+  /**
+   * The working day outside the workweek on this date (a make-up working day), or null. Such a date is never reported as a weekend for the day types it applies to.
+   */
+  working_day: WorkingDay | null;
+  /**
+   * The basis of the date's year for this location.
+   */
+  basis: "official" | "rules";
 }
 /**
  * One holiday on one local calendar date. Multi-day holidays appear once per day.
@@ -220,13 +228,25 @@ export interface Holiday {
    */
   closes: ("business" | "banking" | "government")[];
   /**
-   * True for a substitute (observed) day that replaces a holiday falling on a weekend or on another holiday.
+   * True for a substitute (observed) day that replaces a holiday falling on a weekend or on another holiday under a standing rule (5 U.S.C. 6103(b), Labour Code art. 112 …).
    */
   substitute: boolean;
   /**
    * For a substitute day, the date of the holiday it replaces; otherwise null.
    */
   observed_for: string | null;
+  /**
+   * True for a day off that exists only by a transfer, a decree or a collective-leave decision of that year (Russia 2025-05-02, moved from Saturday 2025-01-04; China's bridge days; Indonesia's cuti bersama).
+   */
+  transferred: boolean;
+  /**
+   * For a transferred day off, the date it was moved from when the act says so; otherwise null.
+   */
+  transferred_from: string | null;
+  /**
+   * official: this row comes from a published schedule or announcement (see the year's sources); rules: projected from date-holidays' rules.
+   */
+  basis: "official" | "rules";
   /**
    * True when the holiday covers only part of the working day (for example Christmas Eve from 14:00 in Germany); such a day is not closed.
    */
@@ -240,6 +260,37 @@ export interface Holiday {
    */
   end_time?: string;
 }
+/**
+ * A date that is a working day although it falls outside the location's workweek (China's make-up working days, Russia's working Saturdays, Taiwan's make-up days). Always from a published schedule.
+ */
+export interface WorkingDay {
+  /**
+   * ISO 8601 calendar date, YYYY-MM-DD.
+   */
+  date: string;
+  /**
+   * English name, e.g. "Working day (Spring Festival)".
+   */
+  name: string;
+  /**
+   * Name in the act's language, e.g. "春节补班".
+   */
+  local_name: string;
+  /**
+   * The holiday this working day pays for.
+   */
+  for_holiday: string;
+  /**
+   * The day off it pays for, when the act pairs them (Russia); null when it does not (China).
+   */
+  for_date: string | null;
+  /**
+   * Day types for which the date is a working day.
+   *
+   * @minItems 1
+   */
+  applies_to: ("business" | "banking" | "government")[];
+}
 
 // business-day-count.schema.json
 /**
@@ -247,7 +298,7 @@ export interface Holiday {
  */
 
 /**
- * GET /v1/business-days/{location}/count; business_days + weekend_days + holidays = total_days.
+ * GET /v1/business-days/{location}/count; business_days = total_days - weekend_days - holidays + working_weekend_days.
  */
 export interface BusinessDayCount {
   /**
@@ -260,24 +311,42 @@ export interface BusinessDayCount {
   end: string;
   total_days: number;
   business_days: number;
+  /**
+   * Days outside the workweek (make-up working days included; they are counted again in working_weekend_days).
+   */
   weekend_days: number;
   /**
    * Days inside the workweek closed by a holiday of this type.
    */
   holidays: number;
   /**
+   * Days outside the workweek that are working days of this type (make-up working days).
+   */
+  working_weekend_days: number;
+  /**
    * Every holiday in the range that counts for this type (closing or partial), including those on weekend days.
    */
   holiday_list: Holiday[];
+  /**
+   * Working days outside the workweek in the range that apply to this type.
+   */
+  working_day_list: WorkingDay[];
   /**
    * ISO 3166-1 alpha-2 country code, or COUNTRY-SUBDIVISION (ISO 3166-2 where one exists), or COUNTRY-SUBDIVISION-REGION for date-holidays sub-regions (their own codes, upper-cased).
    */
   location: string;
   type: "business" | "banking" | "government";
   workweek: Workweek;
+  /**
+   * official when every year the answer depends on has a published schedule; rules otherwise.
+   */
+  basis: "official" | "rules";
 }
 /**
  * One holiday on one local calendar date. Multi-day holidays appear once per day.
+ */
+/**
+ * A date that is a working day although it falls outside the location's workweek (China's make-up working days, Russia's working Saturdays, Taiwan's make-up days). Always from a published schedule.
  */
 
 // business-day-next.schema.json
@@ -299,6 +368,10 @@ export interface BusinessDayNext {
    */
   location: string;
   type: "business" | "banking" | "government";
+  /**
+   * official when every year the answer depends on has a published schedule; rules otherwise.
+   */
+  basis: "official" | "rules";
 }
 
 // business-day-shift.schema.json
@@ -325,6 +398,10 @@ export interface BusinessDayShift {
   location: string;
   type: "business" | "banking" | "government";
   workweek: Workweek;
+  /**
+   * official when every year the answer depends on has a published schedule; rules otherwise.
+   */
+  basis: "official" | "rules";
 }
 
 // business-days-location.schema.json
@@ -368,6 +445,12 @@ export interface BusinessDaysLocation {
    * @minItems 1
    */
   years: number[];
+  /**
+   * The basis of each year, as consecutive spans of years in order.
+   *
+   * @minItems 1
+   */
+  basis: BasisSpan[];
 }
 export interface Range {
   /**
@@ -389,6 +472,14 @@ export interface DayTypeCoverage {
    */
   basis: string;
 }
+export interface BasisSpan {
+  from: number;
+  to: number;
+  /**
+   * official: the days off and working days come from a published government schedule we cite; rules: projected from date-holidays' rules, and may still change when the government publishes its schedule.
+   */
+  basis: "official" | "rules";
+}
 
 // business-days-locations.schema.json
 /**
@@ -404,6 +495,10 @@ export interface BusinessDaysLocations {
     name: string;
     kind: "country" | "state" | "region";
     timezone: string;
+    /**
+     * Years whose basis is official (a published schedule); every other year is projected from rules.
+     */
+    official_years: number[];
   }[];
   /**
    * ISO 3166-1 countries that exist but for which no holiday source has data; they answer 404 no_holiday_data.
@@ -416,7 +511,7 @@ export interface BusinessDaysLocations {
 
 // business-days-year.schema.json
 /**
- * Holidays of one location in one calendar year: dist-data/v1/business-days/{location}/{year}.json
+ * Holidays, working days outside the workweek and the basis of one location in one calendar year: dist-data/v1/business-days/{location}/{year}.json
  */
 export interface BusinessDaysYear {
   /**
@@ -424,10 +519,40 @@ export interface BusinessDaysYear {
    */
   location: string;
   year: number;
+  /**
+   * official when this year's days off and working days come from a published government schedule (sources lists it); rules when they are projected from date-holidays' rules.
+   */
+  basis: "official" | "rules";
+  /**
+   * The official acts behind this year's official rows (the whole schedule when basis is official; single announcements otherwise). Empty when nothing official was used.
+   */
+  sources: Citation[];
   holidays: Holiday[];
+  /**
+   * Dates outside the workweek that are working days, in date order.
+   */
+  working_days: WorkingDay[];
+}
+/**
+ * An official act, notice or data set that a fact comes from.
+ */
+export interface Citation {
+  title: string;
+  /**
+   * The act's number (decree, notice, proclamation), or null when it has none.
+   */
+  number: string | null;
+  /**
+   * When the act was signed or published, or null for a continuously updated list.
+   */
+  date: string | null;
+  url: string;
 }
 /**
  * One holiday on one local calendar date. Multi-day holidays appear once per day.
+ */
+/**
+ * A date that is a working day although it falls outside the location's workweek (China's make-up working days, Russia's working Saturdays, Taiwan's make-up days). Always from a published schedule.
  */
 
 // climate.schema.json
@@ -1061,3 +1186,8 @@ export interface TravelClimate {
   humidity_derived: boolean;
   station: Station;
 }
+
+// working-day.schema.json
+/**
+ * A date that is a working day although it falls outside the location's workweek (China's make-up working days, Russia's working Saturdays, Taiwan's make-up days). Always from a published schedule.
+ */

@@ -14,8 +14,10 @@ import { stableJson } from '../lib/stable-json.js';
 import { clipToWindow, listTargets, yearsAround, type IngestedLocation, type Target } from './stages/ingest-holidays.js';
 import { cldrVersion, loadOverrides, workweeksFor } from './stages/ingest-workweeks.js';
 import { applyDayTypeRules, loadDayTypeRules } from './stages/apply-day-type-rules.js';
-import { applyCorrections, checkAllUsed, loadCorrections, type Correction } from './stages/apply-corrections.js';
+import { applyCorrections, checkAllUsed, loadCorrectionsDir, type Correction } from './stages/apply-corrections.js';
 import { emitBusinessDays, type LocationData } from './stages/emit-business-days.js';
+import { loadOfficial } from './stages/official/index.js';
+import { applyOfficial, spansOf } from './stages/apply-official.js';
 import { createAjv, validateFiles } from './stages/validate.js';
 import { ingestTimezones, readZoneTab, tzdataVersion } from './stages/ingest-timezones.js';
 import { countryAttribution, ingestCountries, listIsoCountries } from './stages/ingest-countries.js';
@@ -56,6 +58,12 @@ async function ingestAll(targets: Target[], years: number[]): Promise<IngestedLo
   return results.sort((a, b) => (a.target.location < b.target.location ? -1 : 1));
 }
 
+/** Every official row must name a location we serve: a typo would otherwise apply to nothing, silently. */
+function checkOfficialLocations(codes: { code: string; where: string }[], targets: Target[]): void {
+  const known = new Set(targets.map((t) => t.location));
+  for (const { code, where } of codes) if (!known.has(code)) throw new Error(`${where}: unknown location ${code} (not a location date-holidays knows)`);
+}
+
 function countriesWithoutData(targets: Target[], sourcesDir: string) {
   const known = new Set(targets.map((t) => t.location));
   const rc = JSON.parse(readFileSync(join(sourcesDir, 'restcountries', 'slim-car-idd-capital.json'), 'utf8')) as {
@@ -67,7 +75,7 @@ function countriesWithoutData(targets: Target[], sourcesDir: string) {
     .sort((a, b) => (a.location < b.location ? -1 : 1));
 }
 
-function attribution(tzdata: string): Attribution {
+function attribution(tzdata: string, officialVersions: Record<string, string>): Attribution {
   return {
     dataset_license: 'Data: CC BY-SA 3.0 (inherited from date-holidays); curated tables in sources/: CC0-1.0; code: MIT',
     sources: [
@@ -84,6 +92,12 @@ function attribution(tzdata: string): Attribution {
       { name: 'refdata travel overrides', version: 'sources/travel/*.csv, sources/climate/station-choices.csv', url: 'sources/travel/', license: 'CC0-1.0', attribution: 'Power, emergency-number and station choices curated by refdata, each row citing its source.', used_for: 'gaps and corrections in power and emergency facts, regional power facts, climate station choices' },
       { name: 'refdata workweek overrides', version: 'sources/workweeks/overrides.csv', url: 'sources/workweeks/', license: 'CC0-1.0', attribution: 'Dated workweek changes curated by refdata, each row citing its source.', used_for: 'workweek changes and gaps CLDR does not carry' },
       { name: 'refdata holiday corrections', version: 'sources/holiday-corrections/corrections.csv', url: 'sources/holiday-corrections/', license: 'CC0-1.0', attribution: 'Corrections to date-holidays curated by refdata, each citing an official calendar.', used_for: 'missing or wrong holidays, announced one-off closures' },
+      { name: 'chinese-days', version: officialVersions['chinese-days'], url: 'https://github.com/vsme/chinese-days', license: 'MIT', attribution: "China's holiday schedules: chinese-days by vsme, MIT, transcribed from the State Council General Office's annual notices (cited per year).", used_for: 'China: days off, days off in lieu and make-up working days, 2004 onward' },
+      { name: 'holiday-calendar', version: officialVersions['holiday-calendar'], url: 'https://github.com/cg-zhou/holiday-calendar', license: 'MIT', attribution: 'China cross-check: holiday-calendar by cg-zhou, MIT.', used_for: 'independent cross-check of the China schedules (nothing published from it)' },
+      { name: '@hyunbinseo/holidays-kr', version: officialVersions['@hyunbinseo/holidays-kr'], url: 'https://github.com/hyunbinseo/holidays-kr', license: 'MIT', attribution: "South Korea's public holidays: @hyunbinseo/holidays-kr by Hyunbin Seo, MIT, from the official gazette.", used_for: 'South Korea: public, substitute and temporary holidays and election days, 2018 onward' },
+      { name: 'japanese-public-holidays', version: officialVersions['japanese-public-holidays'], url: 'https://www8.cao.go.jp/chosei/shukujitsu/gaiyou.html', license: 'MIT (package); the list is the Cabinet Office of Japan\'s', attribution: "Japan's national holidays: Cabinet Office of Japan, 国民の祝日について (syukujitsu.csv), via the npm package japanese-public-holidays (MIT).", used_for: 'Japan: national, substitute and citizens\' holidays' },
+      { name: 'DGPA office calendar (Taiwan)', version: 'sources/official-calendars/TW/dgpa', url: 'https://data.gov.tw/dataset/14718', license: 'Open Government Data License 1.0; re-encoded files CC BY 4.0', attribution: '政府資料開放平台 (data.gov.tw): 行政院人事行政總處 中華民國政府行政機關辦公日曆表; re-encoded by ruyut/TaiwanCalendar, CC BY 4.0.', used_for: 'Taiwan: days off and make-up working days of government offices, 2017-2025' },
+      { name: 'refdata official calendars', version: 'sources/official-calendars/*/', url: 'sources/official-calendars/', license: 'CC0-1.0', attribution: 'Official schedules transcribed by refdata from government decrees, notices and gazettes, each row citing its act.', used_for: 'transferred days off, working days, announced holiday dates' },
       { name: 'refdata day-type rules', version: 'sources/day-type-rules/rules.csv', url: 'sources/day-type-rules/', license: 'CC0-1.0', attribution: 'Banking and government closure rules curated by refdata, each citing its law or official page.', used_for: 'banking and government day types' },
     ],
   };
@@ -124,22 +138,29 @@ export async function build({
   const years = yearsAround(FIRST_YEAR, LAST_YEAR);
   step(`refdata build: ${FIRST_YEAR}-${LAST_YEAR}, date-holidays ${versionOf('date-holidays')}, cldr-core ${cldrVersion()}`);
   // Curated tables first: a bad row fails the build before the long ingest.
-  const corrections = loadCorrections(join(sourcesDir, 'holiday-corrections', 'corrections.csv'));
+  const corrections = loadCorrectionsDir(join(sourcesDir, 'holiday-corrections'));
   const overrides = loadOverrides(join(sourcesDir, 'workweeks', 'overrides.csv'));
   const rules = loadDayTypeRules(join(sourcesDir, 'day-type-rules', 'rules.csv'));
+  const official = await loadOfficial(sourcesDir, FIRST_YEAR);
+  step(`official calendars: ${official.years.length} complete location-years, ${official.rows.length} rows`);
   const targets = listTargets();
+  checkOfficialLocations(official.rows.map((r) => ({ code: r.location, where: r.where })), targets);
   const ingested = await ingestAll(targets, years);
 
-  step('[corrections + workweeks + day-type rules]');
+  step('[corrections + official calendars + workweeks + day-type rules]');
   const usedCorrections = new Set<Correction>();
   const holidaySource = `date-holidays ${versionOf('date-holidays')}`;
+  for (const loc of ingested) applyCorrections(loc, corrections, usedCorrections);
+  checkAllUsed(corrections, usedCorrections);
+  const countryRows = new Map(ingested.filter((l) => l.target.kind === 'country').map((l) => [l.target.location, [...l.holidays]]));
+  const windowYears = years.filter((y) => y >= FIRST_YEAR && y <= LAST_YEAR);
   const locations: LocationData[] = ingested.map((loc) => {
-    applyCorrections(loc, corrections, usedCorrections);
+    const workweeks = workweeksFor(loc.target.location, overrides);
+    const basis = applyOfficial(loc, official, spansOf(workweeks), windowYears, countryRows.get(loc.target.country.toUpperCase()) ?? []);
     const dayTypes = applyDayTypeRules(loc, rules, years, holidaySource);
     loc.holidays = clipToWindow(loc.holidays, FIRST_YEAR, LAST_YEAR);
-    return { loc, workweeks: workweeksFor(loc.target.location, overrides), dayTypes };
+    return { loc, workweeks, dayTypes, basis };
   });
-  checkAllUsed(corrections, usedCorrections);
 
   step('[emit]');
   const files = emitBusinessDays(locations, countriesWithoutData(targets, sourcesDir), FIRST_YEAR, LAST_YEAR);
@@ -165,7 +186,7 @@ export async function build({
   const climate = ingestClimate(sourcesDir, Object.fromEntries(countries.map((c) => [c.code, c.capital])));
   for (const [path, doc] of emitTravel(countries, power, climate)) files.set(path, doc);
   for (const [path, doc] of emitAstronomyPlaces(countries, zoneTab)) files.set(path, doc);
-  files.set('attribution.json', attribution(tzdata));
+  files.set('attribution.json', attribution(tzdata, official.versions));
 
   const ajv = createAjv();
   const bar = progress('validate', files.size);
@@ -190,6 +211,8 @@ export async function build({
     travel_regions: [...files.keys()].filter((p) => /^travel\/[A-Z]{2}-[A-Z0-9]+\.json$/.test(p)).length,
     climate_stations: Object.keys(climate).length,
     timezone_aliases: zones.reduce((n, z) => n + z.aliases.length, 0),
+    official_location_years: locations.reduce((n, l) => n + [...l.basis.values()].filter((b) => b.basis === 'official').length, 0),
+    working_days: locations.reduce((n, l) => n + [...l.basis.values()].reduce((m, b) => m + b.workingDays.length, 0), 0),
   };
   const sources = {
     'date-holidays': { version: versionOf('date-holidays'), license: 'ISC / CC BY-SA 3.0' },
@@ -198,6 +221,8 @@ export async function build({
     '@vvo/tzdb': { version: versionOf('@vvo/tzdb'), license: 'MIT' },
     'iso-codes': { version: '4.18.0', license: 'LGPL-2.1-or-later' },
     'REST Countries': { version: 'bfadee4f951682c29970e53677707bc558e80b74', license: 'MPL-2.0' },
+    ...Object.fromEntries(Object.entries(official.versions).map(([name, version]) => [name, { version, license: 'MIT' }])),
+    'DGPA office calendar': { version: 'sources/official-calendars/TW/dgpa (2017-2025)', license: 'Open Government Data License 1.0' },
   };
   // The README is part of the content (the manifest hashes it), so it holds no version: only counts and sources.
   serialized.set('README.md', emitReadme({ ...counts, tzdata }));

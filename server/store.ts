@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildBusinessCalendar, type BusinessCalendar } from '../lib/business-calendar.js';
-import { parseDate, weekdayIndex, WEEKDAYS } from '../lib/plain-date.js';
+import { civilFromDays, parseDate, weekdayIndex, WEEKDAYS } from '../lib/plain-date.js';
 import { workweekOn, type WorkweekSpan } from '../lib/workweek.js';
-import type { AstronomyPlaces, BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear, Holiday, Manifest } from '../lib/schema-types.js';
+import type { AstronomyPlaces, BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear, Holiday, Manifest, WorkingDay } from '../lib/schema-types.js';
 
 export type DayType = 'business' | 'banking' | 'government';
 export const DAY_TYPES: readonly DayType[] = ['business', 'banking', 'government'];
@@ -35,6 +35,11 @@ export class LocationCalendar {
   private readonly orderedDays: number[] = [];
   /** JSON text of each holiday in `ordered`, serialised on first use (count answers are mostly holiday lists). */
   private readonly orderedJson: (string | undefined)[] = [];
+  /** Working days outside the workweek, by day offset from firstDay, and in date order. */
+  readonly workingDays = new Map<number, WorkingDay>();
+  private readonly workingOrdered: { day: number; wd: WorkingDay }[] = [];
+  /** official or rules, per year. */
+  private readonly basisByYear = new Map<number, BusinessDaysYear['basis']>();
   /** 1 where the day is inside the workweek; prefix sums of it. */
   readonly workday: BusinessCalendar;
   private readonly calendars = new Map<DayType, BusinessCalendar>();
@@ -48,6 +53,12 @@ export class LocationCalendar {
       days: w.workweek,
     }));
     for (const y of years) {
+      this.basisByYear.set(y.year, y.basis);
+      for (const wd of y.working_days) {
+        const day = parseDate(wd.date)!;
+        this.workingDays.set(day - this.firstDay, wd);
+        this.workingOrdered.push({ day, wd });
+      }
       for (const h of y.holidays) {
         const day = parseDate(h.date)!;
         const offset = day - this.firstDay;
@@ -74,6 +85,8 @@ export class LocationCalendar {
       for (const [offset, list] of this.holidays) {
         if (list.some((h) => h.closes.includes(type))) open[offset] = 0;
       }
+      // A make-up working day is a business day for the types it applies to (the build rejects one on a day off).
+      for (const [offset, wd] of this.workingDays) if (wd.applies_to.includes(type)) open[offset] = 1;
       cal = buildBusinessCalendar(this.firstDay, open);
       this.calendars.set(type, cal);
     }
@@ -101,6 +114,24 @@ export class LocationCalendar {
       return lo;
     };
     return [lower(start), lower(end + 1)];
+  }
+
+  /** The working day outside the workweek on `day`, if any (whatever types it applies to). */
+  workingDayOn(day: number): WorkingDay | null {
+    return this.workingDays.get(day - this.firstDay) ?? null;
+  }
+
+  /** Working days in [start, end] that apply to `type`, in date order. */
+  workingDaysBetween(start: number, end: number, type: DayType): WorkingDay[] {
+    return this.workingOrdered.filter((w) => w.day >= start && w.day <= end && w.wd.applies_to.includes(type)).map((w) => w.wd);
+  }
+
+  /** official when every year from `start` to `end` has a published schedule; rules otherwise. */
+  basisBetween(start: number, end: number): BusinessDaysYear['basis'] {
+    const [first] = civilFromDays(start);
+    const [last] = civilFromDays(end);
+    for (let y = first; y <= last; y++) if (this.basisByYear.get(y) !== 'official') return 'rules';
+    return 'official';
   }
 
   holidaysOn(day: number): Holiday[] {

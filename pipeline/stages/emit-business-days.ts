@@ -5,11 +5,26 @@
 import type { BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear } from '../../lib/schema-types.js';
 import type { IngestedLocation } from './ingest-holidays.js';
 import type { WorkweekRow } from './ingest-workweeks.js';
+import type { YearBasis } from './apply-official.js';
 
 export interface LocationData {
   loc: IngestedLocation;
   workweeks: WorkweekRow[];
   dayTypes: BusinessDaysLocation['day_types'];
+  /** Basis, sources and working days of every year of the window. */
+  basis: Map<number, YearBasis>;
+}
+
+/** Consecutive years of the same basis as spans. */
+export function basisSpans(years: number[], basis: Map<number, YearBasis>): BusinessDaysLocation['basis'] {
+  const spans: BusinessDaysLocation['basis'] = [];
+  for (const year of years) {
+    const b = basis.get(year)!.basis;
+    const last = spans.at(-1);
+    if (last && last.basis === b && last.to === year - 1) last.to = year;
+    else spans.push({ from: year, to: year, basis: b });
+  }
+  return spans;
 }
 
 export type FileMap = Map<string, unknown>;
@@ -25,9 +40,10 @@ export function emitBusinessDays(
   const years: number[] = [];
   for (let y = firstYear; y <= lastYear; y++) years.push(y);
   const list: BusinessDaysLocations = { range, locations: [], no_holiday_data: noHolidayData };
-  for (const { loc, workweeks, dayTypes } of locations) {
+  for (const { loc, workweeks, dayTypes, basis } of locations) {
     const t = loc.target;
-    list.locations.push({ location: t.location, name: t.name, kind: t.kind, timezone: t.timezone });
+    const officialYears = years.filter((y) => basis.get(y)!.basis === 'official');
+    list.locations.push({ location: t.location, name: t.name, kind: t.kind, timezone: t.timezone, official_years: officialYears });
     const index: BusinessDaysLocation = {
       location: t.location,
       name: t.name,
@@ -40,11 +56,20 @@ export function emitBusinessDays(
       workweeks,
       day_types: dayTypes,
       years,
+      basis: basisSpans(years, basis),
     };
     files.set(`business-days/${t.location}/index.json`, index);
     for (const year of years) {
       const prefix = `${year}-`;
-      const doc: BusinessDaysYear = { location: t.location, year, holidays: loc.holidays.filter((h) => h.date.startsWith(prefix)) };
+      const b = basis.get(year)!;
+      const doc: BusinessDaysYear = {
+        location: t.location,
+        year,
+        basis: b.basis,
+        sources: b.sources,
+        holidays: loc.holidays.filter((h) => h.date.startsWith(prefix)),
+        working_days: b.workingDays,
+      };
       files.set(`business-days/${t.location}/${year}.json`, doc);
     }
   }

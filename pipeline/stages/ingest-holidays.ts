@@ -130,6 +130,9 @@ export function ingestTarget(target: Target, years: number[]): IngestedLocation 
           closes: piece.partial ? [] : type === 'public' ? ['business', 'banking', 'government'] : ['banking'],
           substitute: row.substitute === true,
           observed_for: null,
+          transferred: false,
+          transferred_from: null,
+          basis: 'rules',
           partial: piece.partial,
         };
         if (piece.partial) {

@@ -101,6 +101,8 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
       is_business_day: open,
       workweek: cal.workweekOn(day),
       holiday: pickHoliday(cal.holidaysOn(day), type),
+      working_day: cal.workingDayOn(day),
+      basis: cal.basisBetween(day, day),
     };
     if (!open) {
       body.reason = isBusinessDay(cal.workday, day) ? 'holiday' : 'weekend';
@@ -120,7 +122,15 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     const bc = cal.calendar(type);
     const result = direction === 1 ? addBusinessDays(bc, start, days) : subtractBusinessDays(bc, start, days);
     if (result === undefined) beyondRange(`The result of ${direction === 1 ? 'adding' : 'subtracting'} ${days} business days`);
-    const body: BusinessDayShift = { start: formatDate(start), days, result: formatDate(result), location: code, type, workweek: cal.workweekOn(result) };
+    const body: BusinessDayShift = {
+      start: formatDate(start),
+      days,
+      result: formatDate(result),
+      location: code,
+      type,
+      workweek: cal.workweekOn(result),
+      basis: cal.basisBetween(Math.min(start, result), Math.max(start, result)),
+    };
     return answerJson(c, body);
   };
   app.get('/:location/add', shift(1));
@@ -136,16 +146,25 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     if (total > MAX_COUNT_DAYS) throw badRequest('range_too_large', `count covers at most ${MAX_COUNT_DAYS} days; this range has ${total}`, 'end');
     const business = countBusinessDays(cal.calendar(type), start, end);
     const workdays = countBusinessDays(cal.workday, start, end);
+    const workingDays = cal.workingDaysBetween(start, end, type);
     // The body is assembled around holiday texts serialised once at load time.
-    const counts: Omit<BusinessDayCount, 'holiday_list' | 'location' | 'type' | 'workweek'> = {
+    const counts: Omit<BusinessDayCount, 'holiday_list' | 'working_day_list' | 'location' | 'type' | 'workweek' | 'basis'> = {
       start: formatDate(start),
       end: formatDate(end),
       total_days: total,
       business_days: business,
       weekend_days: total - workdays,
-      holidays: workdays - business,
+      // business = workdays - holidays + working weekend days
+      holidays: workdays - business + workingDays.length,
+      working_weekend_days: workingDays.length,
     };
-    const tail: Pick<BusinessDayCount, 'location' | 'type' | 'workweek'> = { location: code, type, workweek: cal.workweekOn(end) };
+    const tail: Pick<BusinessDayCount, 'working_day_list' | 'location' | 'type' | 'workweek' | 'basis'> = {
+      working_day_list: workingDays,
+      location: code,
+      type,
+      workweek: cal.workweekOn(end),
+      basis: cal.basisBetween(start, end),
+    };
     const text = `${JSON.stringify(counts).slice(0, -1)},"holiday_list":[${cal.holidayJsonBetween(start, end, type).join(',')}],${JSON.stringify(tail).slice(1)}`;
     return answer(c, text);
   });
@@ -156,7 +175,7 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     const from = dateParam(q, 'from', code, true);
     const next = nextBusinessDay(cal.calendar(type), from);
     if (next === undefined) beyondRange(`The next business day after ${formatDate(from)}`);
-    const body: BusinessDayNext = { from: formatDate(from), next: formatDate(next), days_until: next - from, location: code, type };
+    const body: BusinessDayNext = { from: formatDate(from), next: formatDate(next), days_until: next - from, location: code, type, basis: cal.basisBetween(from, next) };
     return answerJson(c, body);
   });
 

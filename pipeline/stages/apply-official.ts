@@ -1,0 +1,139 @@
+/**
+ * Stage: lay the official calendars over date-holidays' projections, one location at a time.
+ *
+ * - A complete year (a row in years.csv, or a package year) replaces the year's public holidays: the
+ *   schedule's days off are the days off; date-holidays' public rows on other dates stay listed but
+ *   close nothing (China's group half-days, for example). Bank and government rows are kept.
+ * - In other years a row replaces the projected holiday it names (`replaces`, within 15 days) and any
+ *   public row on its own date.
+ * - Working days outside the workweek come only from schedules.
+ * - A year's basis is official when it is complete for the country and the location has no public
+ *   holiday of its own from rules that year (a region's projected holidays keep it at rules).
+ */
+import { parseDate, weekdayName } from '../../lib/plain-date.js';
+import type { BusinessDaysYear, Citation, Holiday, WorkingDay } from '../../lib/schema-types.js';
+import { workweekOn, type WorkweekSpan } from '../../lib/workweek.js';
+import { compareHolidays, type IngestedLocation } from './ingest-holidays.js';
+import type { OfficialData, OfficialRow } from './official/index.js';
+
+export interface YearBasis {
+  basis: BusinessDaysYear['basis'];
+  sources: Citation[];
+  workingDays: WorkingDay[];
+}
+
+const REPLACE_WINDOW_DAYS = 15;
+
+/** Does a row or a complete year given for `code` apply to `location` (itself or one of its regions)? */
+const appliesTo = (code: string, location: string) => location === code || location.startsWith(`${code}-`);
+
+function holidayOf(r: OfficialRow): Holiday {
+  const type: Holiday['type'] = r.closes.includes('business') ? 'public' : r.closes.includes('banking') ? 'bank' : 'government';
+  return {
+    date: r.date,
+    name: r.name,
+    local_name: r.localName,
+    type,
+    closes: [...r.closes],
+    substitute: r.substituteFor !== undefined,
+    observed_for: r.substituteFor ?? null,
+    transferred: r.kind === 'transferred',
+    transferred_from: r.kind === 'transferred' ? r.refDate : null,
+    basis: 'official',
+    partial: false,
+  };
+}
+
+function workingDayOf(r: OfficialRow): WorkingDay {
+  return {
+    date: r.date,
+    name: `Working day (${r.name})`,
+    local_name: r.localName,
+    for_holiday: r.name,
+    for_date: r.refDate,
+    applies_to: [...r.closes],
+  };
+}
+
+function addCitation(list: Citation[], c: Citation): void {
+  if (!list.some((x) => x.url === c.url && x.title === c.title && x.number === c.number)) list.push(c);
+}
+
+/**
+ * Applies the official rows to one location in place and returns the basis, sources and working
+ * days of each year. `countryRows` are the country's own date-holidays public rows (before this
+ * stage), to tell a region's own holidays from the national ones.
+ */
+export function applyOfficial(
+  loc: IngestedLocation,
+  official: OfficialData,
+  spans: readonly WorkweekSpan[],
+  years: number[],
+  countryRows: readonly Holiday[],
+): Map<number, YearBasis> {
+  const code = loc.target.location;
+  const rows = official.rows.filter((r) => appliesTo(r.location, code));
+  const complete = new Map<number, Citation[]>();
+  for (const y of official.years) if (appliesTo(y.location, code)) complete.set(y.year, y.sources);
+  const national = new Set(countryRows.filter((h) => h.type === 'public').map((h) => `${h.date}|${h.name}`));
+
+  const out = new Map<number, YearBasis>();
+  for (const year of years) out.set(year, { basis: 'rules', sources: [], workingDays: [] });
+  const inYear = (date: string) => out.get(Number(date.slice(0, 4)));
+
+  // Complete years: the schedule's days off replace the year's public rows.
+  const officialOff = new Set(rows.filter((r) => r.kind !== 'working_day').map((r) => r.date));
+  // Only the national projections are replaced; a region's own projected holidays keep closing.
+  const replaced = (h: Holiday) => h.type === 'public' && h.basis === 'rules' && national.has(`${h.date}|${h.name}`) && complete.has(Number(h.date.slice(0, 4)));
+  loc.holidays = loc.holidays.filter((h) => !(replaced(h) && officialOff.has(h.date)));
+  for (const h of loc.holidays) if (replaced(h)) h.closes = []; // kept as a named day that closes nothing
+
+  for (const r of rows) {
+    const y = inYear(r.date);
+    if (!y) continue;
+    const day = parseDate(r.date)!;
+    if (r.kind === 'working_day') {
+      if (workweekOn(spans, day).includes(weekdayName(day))) throw new Error(`${r.where}: ${r.date} (${weekdayName(day)}) is inside ${code}'s workweek, so it cannot be a working day outside it`);
+      if (officialOff.has(r.date)) throw new Error(`${r.where}: ${r.date} is both a day off and a working day`);
+      y.workingDays.push(workingDayOf(r));
+    } else {
+      if (!complete.has(Number(r.date.slice(0, 4)))) {
+        // A single announcement: drop the projection it replaces and any public row on its date.
+        loc.holidays = loc.holidays.filter((h) => {
+          if (h.basis === 'official' || h.type !== 'public') return true;
+          if (h.date === r.date) return false;
+          return !(r.replaces && h.name === r.replaces && Math.abs(parseDate(h.date)! - day) <= REPLACE_WINDOW_DAYS);
+        });
+      }
+      loc.holidays.push(holidayOf(r));
+    }
+    addCitation(y.sources, r.source);
+  }
+  // Two rows of one schedule on one date (a holiday and its substitute on the same day) stay; exact duplicates go.
+  const seen = new Set<string>();
+  loc.holidays = loc.holidays.filter((h) => {
+    const key = `${h.date}|${h.type}|${h.name}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  loc.holidays.sort(compareHolidays);
+
+  for (const [year, y] of out) {
+    const cites = complete.get(year);
+    if (!cites) continue;
+    for (const c of cites) addCitation(y.sources, c);
+    const regional = loc.holidays.some(
+      (h) => h.date.startsWith(`${year}-`) && h.type === 'public' && h.basis === 'rules' && h.closes.length > 0 && !national.has(`${h.date}|${h.name}`),
+    );
+    y.basis = regional ? 'rules' : 'official';
+    y.workingDays.sort((a, b) => (a.date < b.date ? -1 : 1));
+  }
+  for (const y of out.values()) y.workingDays.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return out;
+}
+
+/** The spans of a location's workweek rows, as day numbers. */
+export function spansOf(rows: { from: string | null; until: string | null; workweek: WorkweekSpan['days'] }[]): WorkweekSpan[] {
+  return rows.map((w) => ({ from: w.from === null ? null : parseDate(w.from)!, until: w.until === null ? null : parseDate(w.until)!, days: w.workweek }));
+}
