@@ -1,9 +1,11 @@
 /**
- * Stage: apply sources/holiday-corrections/corrections.csv, the cited fixes
- * to date-holidays (missing substitute days, wrong substitutes, announced
- * one-off closures, better English names). Fails when a row matches nothing.
+ * Stage: apply sources/holiday-corrections/*.csv, the cited fixes to
+ * date-holidays (missing substitute days, wrong substitutes, announced
+ * one-off closures, commemorations that are not days off, better English
+ * names). Fails when a row matches nothing.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { formatDate, parseDate, weekdayName } from '../../lib/plain-date.js';
 import type { Holiday } from '../../lib/schema-types.js';
@@ -11,7 +13,7 @@ import { compareHolidays, type IngestedLocation } from './ingest-holidays.js';
 
 export interface Correction {
   location: string;
-  action: 'add' | 'remove' | 'rename' | 'observe-sunday-on-monday' | 'add-day-before';
+  action: 'add' | 'remove' | 'rename' | 'observe-sunday-on-monday' | 'add-day-before' | 'not-a-day-off';
   date: string;
   type: Holiday['type'];
   name: string;
@@ -20,7 +22,16 @@ export interface Correction {
   note: string;
 }
 
-const ACTIONS = new Set(['add', 'remove', 'rename', 'observe-sunday-on-monday', 'add-day-before']);
+const ACTIONS = new Set(['add', 'remove', 'rename', 'observe-sunday-on-monday', 'add-day-before', 'not-a-day-off']);
+const HEADER = 'location,action,date,type,name,new_name,source,note';
+
+/** Every *.csv of the folder, in name order (one file per curator: corrections.csv, g20-observances.csv …). */
+export function loadCorrectionsDir(dir: string): Correction[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.csv'))
+    .sort()
+    .flatMap((f) => loadCorrections(join(dir, f)));
+}
 const CLOSES: Record<Holiday['type'], Holiday['closes']> = {
   public: ['business', 'banking', 'government'],
   bank: ['banking'],
@@ -28,7 +39,14 @@ const CLOSES: Record<Holiday['type'], Holiday['closes']> = {
 };
 
 export function loadCorrections(csvPath: string): Correction[] {
-  const rows = parse(readFileSync(csvPath, 'utf8'), { columns: true, skip_empty_lines: true, trim: true }) as Correction[];
+  const text = readFileSync(csvPath, 'utf8');
+  if (text.split(/\r?\n/, 1)[0] !== HEADER) throw new Error(`${csvPath}: the header must be "${HEADER}"`);
+  let rows: Correction[];
+  try {
+    rows = parse(text, { columns: true, skip_empty_lines: true, trim: true }) as Correction[];
+  } catch (err) {
+    throw new Error(`${csvPath}: ${err instanceof Error ? err.message : String(err)}`);
+  }
   rows.forEach((r, i) => {
     const where = `${csvPath} row ${i + 2}`;
     if (!ACTIONS.has(r.action)) throw new Error(`${where}: unknown action "${r.action}"`);
@@ -41,8 +59,22 @@ export function loadCorrections(csvPath: string): Correction[] {
   return rows;
 }
 
-function newHoliday(date: string, name: string, type: Holiday['type'], observedFor: string | null): Holiday {
-  return { date, name, local_name: name, type, closes: [...CLOSES[type]], substitute: observedFor !== null, observed_for: observedFor, partial: false };
+function newHoliday(date: string, name: string, type: Holiday['type'], observedFor: string | null, basis: Holiday['basis']): Holiday {
+  // An added row cites an official act (an executive order, an announcement): its basis is official.
+  // A row a standing rule derives (observe-sunday-on-monday, add-day-before) is a projection.
+  return {
+    date,
+    name,
+    local_name: name,
+    type,
+    closes: [...CLOSES[type]],
+    substitute: observedFor !== null,
+    observed_for: observedFor,
+    transferred: false,
+    transferred_from: null,
+    basis: basis,
+    partial: false,
+  };
 }
 
 /** Applies one correction in place; returns how many rows it touched. */
@@ -50,7 +82,7 @@ function applyOne(holidays: Holiday[], c: Correction): number {
   const matches = holidays.filter((h) => h.name === c.name && (c.date === '' || h.date === c.date));
   switch (c.action) {
     case 'add':
-      holidays.push(newHoliday(c.date, c.name, c.type, null));
+      holidays.push(newHoliday(c.date, c.name, c.type, null, 'official'));
       return 1;
     case 'remove':
       for (const h of matches) holidays.splice(holidays.indexOf(h), 1);
@@ -58,12 +90,16 @@ function applyOne(holidays: Holiday[], c: Correction): number {
     case 'rename':
       for (const h of matches) h.name = c.new_name;
       return matches.length;
+    case 'not-a-day-off':
+      // A commemoration or observance: listed, but it closes no day type.
+      for (const h of matches) h.closes = [];
+      return matches.length;
     case 'observe-sunday-on-monday': {
       let n = 0;
       for (const h of matches) {
         const day = parseDate(h.date)!;
         if (weekdayName(day) !== 'sunday') continue;
-        holidays.push(newHoliday(formatDate(day + 1), `${h.name} (observed)`, c.type, h.date));
+        holidays.push(newHoliday(formatDate(day + 1), `${h.name} (observed)`, c.type, h.date, 'rules'));
         n++;
       }
       return matches.length > 0 ? Math.max(n, 1) : 0;
@@ -74,7 +110,7 @@ function applyOne(holidays: Holiday[], c: Correction): number {
       for (const d of [...dates].sort()) {
         const before = formatDate(parseDate(d)! - 1);
         if (dates.has(before)) continue; // not the first day of a multi-day holiday
-        holidays.push(newHoliday(before, c.new_name, c.type, null));
+        holidays.push(newHoliday(before, c.new_name, c.type, null, 'rules'));
         n++;
       }
       return n;
