@@ -44,6 +44,9 @@ function closeObserved(holidays: Holiday[], original: Holiday, date: string, typ
     closes: [type],
     substitute: true,
     observed_for: original.date,
+    transferred: false,
+    transferred_from: null,
+    basis: 'rules',
     partial: false,
   });
 }
@@ -52,7 +55,38 @@ function federalHolidays(holidays: Holiday[]): Holiday[] {
   return holidays.filter((h) => !h.substitute && h.type === 'public' && US_FEDERAL.has(h.name));
 }
 
+/** 2015-09-01: the first day of the second-and-fourth-Saturday bank holidays in India. */
+const IN_SATURDAYS_FROM = daysFromCivil(2015, 9, 1);
+
 export const RULES: Record<string, Rule> = {
+  // Negotiable Instruments Act 1881 s. 25, Government of India notification of 20 August 2015 (in force
+  // 1 September 2015): every bank closes on the second and fourth Saturday of each month. India's workweek
+  // includes Saturday, so banking has a workweek of its own there.
+  'in-second-fourth-saturday': (holidays, years) => {
+    for (const year of years) {
+      for (let month = 1; month <= 12; month++) {
+        const first = daysFromCivil(year, month, 1);
+        const firstSaturday = first + ((5 - ((first + 3) % 7) + 7) % 7); // weekdayIndex 5 = Saturday
+        for (const [nth, day] of [[2, firstSaturday + 7], [4, firstSaturday + 21]] as const) {
+          if (day < IN_SATURDAYS_FROM) continue;
+          const name = `${nth === 2 ? 'Second' : 'Fourth'} Saturday (banks closed)`;
+          holidays.push({
+            date: formatDate(day),
+            name,
+            local_name: name,
+            type: 'bank',
+            closes: ['banking'],
+            substitute: false,
+            observed_for: null,
+            transferred: false,
+            transferred_from: null,
+            basis: 'official',
+            partial: false,
+          });
+        }
+      }
+    }
+  },
   // 5 U.S.C. 6103(b): Saturday → Friday before, Sunday → Monday after.
   'us-federal-observance': (holidays) => {
     for (const h of federalHolidays(holidays)) {
@@ -88,6 +122,9 @@ export const RULES: Record<string, Rule> = {
         closes: ['government'],
         substitute: false,
         observed_for: null,
+        transferred: false,
+        transferred_from: null,
+        basis: 'rules',
         partial: false,
       });
     }
