@@ -18,7 +18,7 @@ import {
 import { diffHolidays } from './holidays.js';
 import { diffLocation } from './locations.js';
 import { holidayChangeText, offsetChange } from './text.js';
-import type { AliasChanges, DataDiff, FileChanges, Snapshot, YearChange } from './types.js';
+import type { AliasChanges, DataDiff, FileChanges, Snapshot, WorkingDayChange, YearChange } from './types.js';
 import { byKey, diffMaps, fieldChanges, pick } from './values.js';
 import { diffZone, ZONE_METADATA } from './zones.js';
 
@@ -41,6 +41,16 @@ function diffSources(a: Manifest['sources'], b: Manifest['sources']): DataDiff['
 }
 
 const match = (re: RegExp, paths: string[]) => paths.map((p) => re.exec(p)).filter((m): m is RegExpExecArray => m !== null);
+
+/** Working days outside the workweek that one side has and the other does not (by date). */
+function diffWorkingDays(location: string, a: BusinessDaysYear['working_days'], b: BusinessDaysYear['working_days'], today: string): WorkingDayChange[] {
+  const dates = (l: BusinessDaysYear['working_days']) => new Set(l.map((w) => w.date));
+  const [da, db] = [dates(a), dates(b)];
+  return [
+    ...b.filter((w) => !da.has(w.date)).map((w) => ({ location, date: w.date, kind: 'added' as const, name: w.name, past: w.date < today })),
+    ...a.filter((w) => !db.has(w.date)).map((w) => ({ location, date: w.date, kind: 'removed' as const, name: w.name, past: w.date < today })),
+  ];
+}
 
 function diffBusinessDays(get: Get, ch: FileChanges, today: string, out: DataDiff): void {
   if (ch.changed.includes(LOCATIONS_INDEX)) {
@@ -66,9 +76,16 @@ function diffBusinessDays(get: Get, ch: FileChanges, today: string, out: DataDif
     }
   }
   for (const [path, location, year] of match(YEAR_FILE, ch.changed)) {
-    const a = get<BusinessDaysYear>('old', path).holidays;
-    const b = get<BusinessDaysYear>('new', path).holidays;
-    out.holidays.push(...diffHolidays(location, Number(year), a, b, today));
+    // Datasets built before basis and working days existed read as rules with none.
+    const a = get<Partial<BusinessDaysYear> & Pick<BusinessDaysYear, 'holidays'>>('old', path);
+    const b = get<Partial<BusinessDaysYear> & Pick<BusinessDaysYear, 'holidays'>>('new', path);
+    out.holidays.push(...diffHolidays(location, Number(year), a.holidays, b.holidays, today));
+    const [basisA, basisB] = [a.basis ?? 'rules', b.basis ?? 'rules'];
+    if (basisA !== basisB) out.basis.push({ location, year: Number(year), old: basisA, new: basisB });
+    out.working_days.push(...diffWorkingDays(location, a.working_days ?? [], b.working_days ?? [], today));
+  }
+  for (const w of out.working_days.filter((c) => c.past)) {
+    out.warnings.push({ subject: w.location, date: w.date, change: `working day ${w.kind}: ${w.name}`, when: w.date });
   }
   const yearFiles = (side: 'old' | 'new', paths: string[], kind: YearChange['kind']) => {
     for (const [path, location, year] of match(YEAR_FILE, paths)) {
@@ -88,6 +105,8 @@ function diffBusinessDays(get: Get, ch: FileChanges, today: string, out: DataDif
     out.warnings.push({ subject: y.location, date: `${y.year}-01-01`, change: `year file ${y.kind}, with past holidays`, when: String(y.year) });
   }
   out.holidays.sort(byKey((c) => `${c.location}\0${c.date}\0${c.name}`));
+  out.basis.sort(byKey((c) => `${c.location}\0${c.year}`));
+  out.working_days.sort(byKey((c) => `${c.location}\0${c.date}\0${c.kind}`));
   out.years.sort(byKey((c) => `${c.location}\0${c.year}`));
   out.locations.changed.sort(byKey((c) => c.location));
 }
@@ -139,7 +158,9 @@ export function diffDatasets(oldSnap: Snapshot, newSnap: Snapshot, today: string
     new_version: newSnap.manifest.version,
     sources: diffSources(oldSnap.manifest.sources, newSnap.manifest.sources),
     files: { added: ch.added.length, removed: ch.removed.length, changed: ch.changed.length, unchanged: ch.unchanged },
+    basis: [],
     warnings: [],
+    working_days: [],
     locations: { added: [], removed: [], changed: [] },
     holidays: [],
     years: [],

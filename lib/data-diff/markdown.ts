@@ -186,6 +186,45 @@ function warningSection(diff: DataDiff): string[] {
   ];
 }
 
+/** Years whose basis changed, one line per location and change, years as ranges. */
+function basisSection(diff: DataDiff): string[] {
+  if (!diff.basis.length) return [];
+  const groups = new Map<string, { location: string; old: string; new: string; years: number[] }>();
+  for (const b of diff.basis) {
+    const k = `${b.location}\0${b.old}\0${b.new}`;
+    const g = groups.get(k) ?? { location: b.location, old: b.old, new: b.new, years: [] };
+    g.years.push(b.year);
+    groups.set(k, g);
+  }
+  const ranges = (ys: number[]) => {
+    const out: string[] = [];
+    for (const y of [...ys].sort((a, b) => a - b)) {
+      const last = out.at(-1);
+      const m = last ? /^(\d{4})(?:-(\d{4}))?$/.exec(last) : null;
+      if (m && Number(m[2] ?? m[1]) === y - 1) out[out.length - 1] = `${m[1]}-${y}`;
+      else out.push(String(y));
+    }
+    return out.join(', ');
+  };
+  const n = diff.basis.length;
+  return [
+    `### Basis: ${n} location-year${n === 1 ? '' : 's'} changed`,
+    '',
+    'official = a published government schedule we cite; rules = projected from date-holidays. A change here changes many answers at once.',
+    '',
+    ...capped([...groups.values()], LIMITS.items, (g) => `- ${code(g.location)}: ${g.old} → ${g.new} for ${ranges(g.years)}`),
+  ];
+}
+
+function workingDaySection(diff: DataDiff): string[] {
+  if (!diff.working_days.length) return [];
+  return [
+    '### Working days outside the workweek',
+    '',
+    ...capped(diff.working_days, LIMITS.items, (w) => `- ${code(w.location)} ${w.date}: ${w.kind} (${md(w.name)})`),
+  ];
+}
+
 function otherSection(diff: DataDiff): string[] {
   if (!diff.other_files.length) return [];
   const folders = new Map<string, number>();
@@ -196,7 +235,7 @@ function otherSection(diff: DataDiff): string[] {
   return ['### Other files', '', ...capped([...folders], LIMITS.items, ([f, n]) => `- ${code(f)}${f.endsWith('/') ? `: ${n} file${n === 1 ? '' : 's'}` : ''}`)];
 }
 
-/** The changelog as Markdown, warnings first; "No data changes." when no file differs. */
+/** The changelog as Markdown, basis changes and warnings first; "No data changes." when no file differs. */
 export function renderMarkdown(diff: DataDiff): string {
   const sources = diff.sources.map((s) => `${s.name} ${s.old ?? '(none)'} → ${s.new ?? '(none)'}`).join(', ');
   if (!hasChanges(diff)) {
@@ -211,8 +250,10 @@ export function renderMarkdown(diff: DataDiff): string {
     `- Files: ${f.changed} changed, ${f.added} added, ${f.removed} removed, ${f.unchanged} unchanged`,
   ];
   const sections = [
+    basisSection(diff),
     warningSection(diff),
     holidaySection(diff),
+    workingDaySection(diff),
     locationSection(diff),
     zoneSection(diff),
     recordSection('Travel', 'Destinations', diff.travel, aliasLines('Region codes', diff.travel.regions)),

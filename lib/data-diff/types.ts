@@ -102,13 +102,33 @@ export interface Warning {
   when: string;
 }
 
+/** A location-year whose basis changed (rules → official when a government publishes its schedule). */
+export interface BasisChange {
+  location: string;
+  year: number;
+  old: 'official' | 'rules';
+  new: 'official' | 'rules';
+}
+
+/** A working day outside the workweek added or removed. */
+export interface WorkingDayChange {
+  location: string;
+  date: string;
+  kind: 'added' | 'removed';
+  name: string;
+  past: boolean;
+}
+
 export interface DataDiff {
   today: string;
   old_version: string;
   new_version: string;
   sources: { name: string; old: string | null; new: string | null }[];
   files: { added: number; removed: number; changed: number; unchanged: number };
+  /** Years whose basis changed: listed first, they change many answers at once. */
+  basis: BasisChange[];
   warnings: Warning[];
+  working_days: WorkingDayChange[];
   locations: { added: LocationRef[]; removed: LocationRef[]; changed: LocationChange[] };
   holidays: HolidayChange[];
   years: YearChange[];
