@@ -11,7 +11,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appAt, getJson } from './helpers.js';
 
-interface DayFact { date: string; _weekday: string; type: string; is_business_day: boolean; reason?: string; name_includes?: string; source: string }
+interface DayFact {
+  date: string;
+  _weekday: string;
+  type: string;
+  is_business_day: boolean;
+  reason?: string;
+  name_includes?: string;
+  /** official when the year comes from a published schedule. */
+  basis?: 'official' | 'rules';
+  /** true on a make-up working day outside the workweek: the answer carries a working_day object. */
+  working_day?: boolean;
+  source: string;
+}
 interface ArithmeticFact { op: 'add' | 'subtract' | 'count' | 'next'; start: string; days?: number; end?: string; type: string; result?: string; business_days?: number; source: string; why?: string }
 interface GoldenFile { location: string; sources: { id: string; url: string }[]; days: DayFact[]; arithmetic?: ArithmeticFact[] }
 interface Disagreement { location: string; date: string; type: string; why: string }
@@ -53,6 +65,11 @@ for (const file of files) {
         }
         expect(body.is_business_day).toBe(fact.is_business_day);
         if (!fact.is_business_day) expect(body.reason).toBe(fact.reason);
+        if (fact.basis) expect(body.basis, 'basis').toBe(fact.basis);
+        if (fact.working_day !== undefined) {
+          if (fact.working_day) expect(body.working_day, 'working_day').toMatchObject({ date: fact.date });
+          else expect(body.working_day).toBeNull();
+        }
         if (fact.name_includes) {
           const names = `${body.holiday?.name ?? ''} | ${body.holiday?.local_name ?? ''}`.toLowerCase();
           expect(names).toContain(fact.name_includes.toLowerCase());

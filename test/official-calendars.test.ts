@@ -1,0 +1,191 @@
+/**
+ * Official calendars: properties of working days outside the workweek, transferred days off and the
+ * basis of every year, over every location-year of the built dataset, through the API; and the
+ * curated sources failing closed. Golden facts typed from the notices are in test/golden/.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { daysFromCivil, formatDate, parseDate, weekdayName } from '../lib/plain-date.js';
+import type { BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear } from '../lib/schema-types.js';
+import { workweekOn } from '../lib/workweek.js';
+import { loadCuratedCalendars, DAYS_HEADER, YEARS_HEADER } from '../pipeline/stages/official/csv.js';
+import { loadOfficial } from '../pipeline/stages/official/index.js';
+import { spansOf } from '../pipeline/stages/apply-official.js';
+import { appAt, DATA_DIR, getJson } from './helpers.js';
+
+const app = appAt();
+const read = <T>(path: string): T => JSON.parse(readFileSync(join(DATA_DIR, 'v1', path), 'utf8')) as T;
+const list = read<BusinessDaysLocations>('business-days/index.json');
+const TYPES = ['business', 'banking', 'government'] as const;
+
+/** Every location-year that has working days or transferred days off, with its files. */
+function officialYears() {
+  const out: { meta: BusinessDaysLocation; doc: BusinessDaysYear }[] = [];
+  for (const l of list.locations) {
+    if (l.official_years.length === 0) continue;
+    const meta = read<BusinessDaysLocation>(`business-days/${l.location}/index.json`);
+    for (const year of meta.years) out.push({ meta, doc: read<BusinessDaysYear>(`business-days/${l.location}/${year}.json`) });
+  }
+  return out;
+}
+const years = officialYears();
+
+describe('working days outside the workweek', () => {
+  const working = years.flatMap(({ meta, doc }) => doc.working_days.map((w) => ({ location: meta.location, w })));
+
+  it('exist (China, Russia, Taiwan, Vietnam …) and are all outside the workweek', () => {
+    expect(working.length).toBeGreaterThan(100);
+    for (const l of ['CN', 'RU', 'TW']) expect(working.some((x) => x.location === l), l).toBe(true);
+    for (const { location, w } of working) {
+      const meta = read<BusinessDaysLocation>(`business-days/${location}/index.json`);
+      const day = parseDate(w.date)!;
+      expect(workweekOn(spansOf(meta.workweeks), day), `${location} ${w.date}`).not.toContain(weekdayName(day));
+    }
+  });
+
+  it('are business days for the types they apply to, never reported as a weekend, and weekends for the others', async () => {
+    // Every country's working days, and a sample of the regions that inherit them.
+    const sample = working.filter((x, i) => !x.location.includes('-') || i % 25 === 0);
+    for (const { location, w } of sample) {
+      for (const type of TYPES) {
+        const { status, body } = await getJson(app, `/v1/business-days/${location}?date=${w.date}&type=${type}`);
+        expect(status).toBe(200);
+        expect(body.working_day, `${location} ${w.date}`).toEqual(w);
+        expect(body.basis).toMatch(/^(official|rules)$/);
+        if (w.applies_to.includes(type)) {
+          expect(body.is_business_day, `${location} ${w.date} ${type}`).toBe(true);
+          expect(body.reason).toBeUndefined();
+        } else {
+          expect(body.is_business_day).toBe(false);
+          expect(body.reason).toBe('weekend');
+        }
+      }
+    }
+  });
+});
+
+describe('transferred days off', () => {
+  it('are days off for the types they close, and carry the date they came from where the act says it', async () => {
+    const transferred = years.flatMap(({ meta, doc }) => doc.holidays.filter((h) => h.transferred).map((h) => ({ location: meta.location, h })));
+    expect(transferred.length).toBeGreaterThan(50);
+    const ru = transferred.find((x) => x.location === 'RU' && x.h.date === '2025-05-02');
+    expect(ru?.h.transferred_from).toBe('2025-01-04');
+    for (const { location, h } of transferred.filter((x) => !x.location.includes('-'))) {
+      expect(h.basis).toBe('official');
+      for (const type of h.closes) {
+        const { body } = await getJson(app, `/v1/business-days/${location}?date=${h.date}&type=${type}`);
+        expect(body.is_business_day, `${location} ${h.date} ${type}`).toBe(false);
+      }
+    }
+  });
+});
+
+describe('count over a whole year', () => {
+  it('equals weekdays of the workweek minus closing days off plus working weekend days, for every official location-year', async () => {
+    const countries = years.filter(({ meta, doc }) => !meta.location.includes('-') && doc.basis === 'official');
+    expect(countries.length).toBeGreaterThan(50);
+    for (const { meta, doc } of countries) {
+      const spans = spansOf(meta.workweeks);
+      for (const type of TYPES) {
+        const closed = new Set(doc.holidays.filter((h) => h.closes.includes(type)).map((h) => h.date));
+        const working = new Set(doc.working_days.filter((w) => w.applies_to.includes(type)).map((w) => w.date));
+        let weekdays = 0;
+        let daysOff = 0;
+        for (let d = daysFromCivil(doc.year, 1, 1); d <= daysFromCivil(doc.year, 12, 31); d++) {
+          if (!workweekOn(spans, d).includes(weekdayName(d))) continue;
+          weekdays++;
+          if (closed.has(formatDate(d))) daysOff++;
+        }
+        const { body } = await getJson(app, `/v1/business-days/${meta.location}/count?start=${doc.year}-01-01&end=${doc.year}-12-31&type=${type}`);
+        expect(body.business_days, `${meta.location} ${doc.year} ${type}`).toBe(weekdays - daysOff + working.size);
+        expect(body.working_weekend_days).toBe(working.size);
+        expect(body.working_day_list.map((w: { date: string }) => w.date)).toEqual([...working].sort());
+        expect(body.business_days).toBe(body.total_days - body.weekend_days - body.holidays + body.working_weekend_days);
+        expect(body.basis).toBe('official');
+      }
+    }
+  });
+});
+
+describe('basis', () => {
+  it('is official exactly for the location-years the sources publish in full (countries)', async () => {
+    const official = await loadOfficial(join(import.meta.dirname, '..', 'sources'), Number(list.range.start.slice(0, 4)));
+    const first = Number(list.range.start.slice(0, 4));
+    const last = Number(list.range.end.slice(0, 4));
+    const expected = new Map<string, number[]>();
+    for (const y of official.years) if (y.year >= first && y.year <= last) expected.set(y.location, [...(expected.get(y.location) ?? []), y.year]);
+    for (const l of list.locations.filter((x) => !x.location.includes('-'))) {
+      expect(l.official_years, l.location).toEqual((expected.get(l.location) ?? []).sort((a, b) => a - b));
+    }
+    for (const c of ['CN', 'RU', 'KR', 'JP', 'TW', 'HK', 'SG']) expect(expected.get(c)?.length ?? 0, c).toBeGreaterThan(0);
+  });
+
+  it('is carried by the year files, the location index and every answer; a range is official only when every year is', async () => {
+    const cn = read<BusinessDaysLocation>('business-days/CN/index.json');
+    const officialYears = new Set(list.locations.find((l) => l.location === 'CN')!.official_years);
+    for (const span of cn.basis) for (let y = span.from; y <= span.to; y++) expect(officialYears.has(y), String(y)).toBe(span.basis === 'official');
+    expect(read<BusinessDaysYear>('business-days/CN/2025.json').basis).toBe('official');
+    expect(read<BusinessDaysYear>('business-days/CN/2040.json').basis).toBe('rules');
+    expect(read<BusinessDaysYear>('business-days/CN/2040.json').sources).toEqual([]);
+    expect(read<BusinessDaysYear>('business-days/CN/2025.json').sources[0].url).toMatch(/^https:\/\/www\.gov\.cn\//);
+
+    expect((await getJson(app, '/v1/business-days/CN/add?start=2025-01-24&days=1')).body).toMatchObject({ result: '2025-01-26', basis: 'official' });
+    expect((await getJson(app, '/v1/business-days/CN/add?start=2025-12-20&days=30')).body.basis).toBe('official');
+    const far = (await getJson(app, '/v1/business-days/CN/add?start=2026-12-20&days=30')).body;
+    expect(far.basis, 'the result lies in a year projected from rules').toBe('rules');
+    expect((await getJson(app, '/v1/business-days/CN/subtract?start=2025-01-05&days=5')).body.basis).toBe('official');
+    expect((await getJson(app, '/v1/business-days/CN/next?from=2025-01-24')).body).toMatchObject({ next: '2025-01-26', basis: 'official' });
+    expect((await getJson(app, '/v1/business-days/CN/count?start=2026-06-01&end=2027-06-01')).body.basis).toBe('rules');
+    expect((await getJson(app, '/v1/business-days/US?date=2026-07-03')).body).toMatchObject({ basis: 'rules', working_day: null });
+  });
+
+  it('keeps a date-holidays day that the schedule does not give off as a named day that closes nothing', async () => {
+    // Children's Day: a half day for children under 14 only (全国年节及纪念日放假办法 art. 3).
+    const { body } = await getJson(app, '/v1/business-days/CN?date=2024-05-31');
+    expect(body.is_business_day).toBe(true);
+    const year = read<BusinessDaysYear>('business-days/CN/2026.json');
+    const children = year.holidays.find((h) => h.date === '2026-06-01');
+    expect(children?.closes).toEqual([]);
+    expect((await getJson(app, '/v1/business-days/CN?date=2026-06-01')).body.is_business_day).toBe(true);
+  });
+});
+
+describe('curated official calendars fail closed', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  function folder(days: string[], yearsRows: string[] = []) {
+    const dir = mkdtempSync(join(tmpdir(), 'refdata-official-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'RU'));
+    writeFileSync(join(dir, 'RU', 'days.csv'), [DAYS_HEADER, ...days].join('\n') + '\n');
+    if (yearsRows.length) writeFileSync(join(dir, 'RU', 'years.csv'), [YEARS_HEADER, ...yearsRows].join('\n') + '\n');
+    return dir;
+  }
+  const cite = 'Decree,1335,2024-10-04,https://government.ru/docs/';
+
+  it('reads a good row', () => {
+    const data = loadCuratedCalendars(folder([`RU,2025-05-02,transferred,Transferred day off,Перенос,2025-01-04,,,${cite},`], [`RU,2025,${cite},`]));
+    expect(data.rows[0]).toMatchObject({ location: 'RU', kind: 'transferred', refDate: '2025-01-04', closes: ['business', 'banking', 'government'] });
+    expect(data.years).toEqual([{ location: 'RU', year: 2025, sources: [{ title: 'Decree', number: '1335', date: '2024-10-04', url: 'https://government.ru/docs/' }] }]);
+  });
+
+  it.each([
+    ['a bad kind', `RU,2025-05-02,day_off,X,X,,,,${cite},`, /kind must be/],
+    ['an impossible date', `RU,2025-02-30,holiday,X,X,,,,${cite},`, /bad date/],
+    ['a missing URL', 'RU,2025-05-02,holiday,X,X,,,,Decree,1,2024-10-04,,', /source_url/],
+    ['another country in the folder', `KZ,2025-05-02,holiday,X,X,,,,${cite},`, /must be RU/],
+    ['an unknown day type', `RU,2025-05-02,holiday,X,X,,shops,,${cite},`, /unknown day type/],
+    ['a ref_date on a plain holiday', `RU,2025-05-02,holiday,X,X,2025-01-04,,,${cite},`, /ref_date/],
+  ])('refuses %s, naming the file and line', (_what, row, message) => {
+    expect(() => loadCuratedCalendars(folder([row]))).toThrow(message);
+    expect(() => loadCuratedCalendars(folder([row]))).toThrow(/RU\/days\.csv line 2/);
+  });
+
+  it('refuses a file whose header was cut or changed', () => {
+    const dir = folder([]);
+    writeFileSync(join(dir, 'RU', 'days.csv'), 'location,date,kind\nRU,2025-05-02,holiday\n');
+    expect(() => loadCuratedCalendars(dir)).toThrow(/RU\/days\.csv: the header must be/);
+  });
+});
