@@ -98,10 +98,11 @@ export function applyOfficial(
       y.workingDays.push(workingDayOf(r));
     } else {
       if (!complete.has(Number(r.date.slice(0, 4)))) {
-        // A single announcement: drop the projection it replaces and any public row on its date.
+        // A single announcement: drop the projection it replaces, and a public row on its date when the
+        // announcement itself closes business (a government-only day off leaves the public holiday alone).
         loc.holidays = loc.holidays.filter((h) => {
           if (h.basis === 'official' || h.type !== 'public') return true;
-          if (h.date === r.date) return false;
+          if (h.date === r.date) return !r.closes.includes('business');
           return !(r.replaces && h.name === r.replaces && Math.abs(parseDate(h.date)! - day) <= REPLACE_WINDOW_DAYS);
         });
       }
@@ -127,7 +128,6 @@ export function applyOfficial(
       (h) => h.date.startsWith(`${year}-`) && h.type === 'public' && h.basis === 'rules' && h.closes.length > 0 && !national.has(`${h.date}|${h.name}`),
     );
     y.basis = regional ? 'rules' : 'official';
-    y.workingDays.sort((a, b) => (a.date < b.date ? -1 : 1));
   }
   for (const y of out.values()) y.workingDays.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   return out;
