@@ -4,7 +4,7 @@
  * only then swaps the folder into place; nothing invalid is ever published.
  * No wall-clock time enters the data: the same inputs give the same bytes.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -19,6 +19,7 @@ import { emitBusinessDays, type LocationData } from './stages/emit-business-days
 import { loadOfficial } from './stages/official/index.js';
 import { applyOfficial, spansOf } from './stages/apply-official.js';
 import { createAjv, validateFiles } from './stages/validate.js';
+import { checkSources } from './stages/check-sources.js';
 import { ingestTimezones, readZoneTab, tzdataVersion } from './stages/ingest-timezones.js';
 import { countryAttribution, ingestCountries, listIsoCountries } from './stages/ingest-countries.js';
 import { emitCountries } from './stages/emit-countries.js';
@@ -125,6 +126,35 @@ function publish(outDir: string, serialized: Map<string, string>): void {
   rmSync(staging, { recursive: true, force: true });
 }
 
+/** Whether a process with this id still runs (EPERM: it does, under another user). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes what builds killed while publishing left in outDir. A dead build's `.previous-<pid>` is the
+ * last published dataset when it died between its two renames (v1 then missing): put it back, else drop it.
+ * Folders of a running build (another process, or this one) are left alone.
+ */
+function cleanStaleBuilds(outDir: string): void {
+  if (!existsSync(outDir)) return;
+  for (const name of readdirSync(outDir).sort()) {
+    const m = /^\.(staging|previous)-(\d+)$/.exec(name);
+    if (!m || Number(m[2]) === process.pid || isRunning(Number(m[2]))) continue;
+    const path = join(outDir, name);
+    if (m[1] === 'previous' && !existsSync(join(outDir, 'v1')) && existsSync(join(path, 'v1'))) {
+      renameSync(join(path, 'v1'), join(outDir, 'v1'));
+      step(`restored ${join(outDir, 'v1')} from ${name}, left by a build that died while publishing`);
+    } else step(`removed ${name}, left by a build that died`);
+    rmSync(path, { recursive: true, force: true });
+  }
+}
+
 export interface BuildOptions {
   outDir?: string;
   sourcesDir?: string;
@@ -135,8 +165,12 @@ export async function build({
   sourcesDir = join(ROOT, 'sources'),
 }: BuildOptions = {}): Promise<{ version: string; files: number; bytes: number }> {
   const started = Date.now();
+  // Before anything else: a dead build's leftovers go even if this build then fails on its sources.
+  cleanStaleBuilds(outDir);
+  // Every source must match its lock before any stage reads it: a file cut at a line boundary parses cleanly.
+  const pinned = checkSources(sourcesDir);
   const years = yearsAround(FIRST_YEAR, LAST_YEAR);
-  step(`refdata build: ${FIRST_YEAR}-${LAST_YEAR}, date-holidays ${versionOf('date-holidays')}, cldr-core ${cldrVersion()}`);
+  step(`refdata build: ${FIRST_YEAR}-${LAST_YEAR}, date-holidays ${versionOf('date-holidays')}, cldr-core ${cldrVersion()}, ${pinned.files} source files match the lock`);
   // Curated tables first: a bad row fails the build before the long ingest.
   const corrections = loadCorrectionsDir(join(sourcesDir, 'holiday-corrections'));
   const overrides = loadOverrides(join(sourcesDir, 'workweeks', 'overrides.csv'));

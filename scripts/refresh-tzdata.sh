@@ -51,4 +51,6 @@ sed -i \
   -e "s/release $old/release $new/g" \
   -e "s|^- Origin: .*|- Origin: Debian package \`tzdata\` $pkg_version (${suite:-unknown suite}), the newest the build machine's apt sources carry. Retrieved $(date -u +%F) with \`apt-get download tzdata=$pkg_version\` by scripts/refresh-tzdata.sh.|" \
   "$dest/SOURCE.md"
+# The build refuses sources that differ from sources/sources.lock.json: pin the new files deliberately.
+npm run --silent lock:sources
 echo "tzdata $old -> $new (Debian tzdata $pkg_version from ${suite:-an unknown suite})"

@@ -12,6 +12,7 @@ import { build } from '../pipeline/run.js';
 import { createAjv, schemaFor, validateFiles } from '../pipeline/stages/validate.js';
 import { sha256 } from '../pipeline/stages/emit-manifest.js';
 import { DATA_DIR } from './helpers.js';
+import { lockSources } from '../scripts/lock-sources.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const V1 = join(DATA_DIR, 'v1');
@@ -123,6 +124,7 @@ describe('the build', () => {
       writeFileSync(join(out, 'sentinel'), 'published');
       const csv = join(sources, 'workweeks', 'overrides.csv');
       writeFileSync(csv, `${readFileSync(csv, 'utf8')}XX,2020-01-01,2019-01-01,monday,https://example.org,until before from\n`);
+      lockSources(sources); // pin the bad row on purpose: the row check, not the lock, must refuse it
       await expect(build({ outDir: out, sourcesDir: sources })).rejects.toThrow(/until before from/);
       expect(readdirSync(out)).toEqual(['sentinel']);
     } finally {
