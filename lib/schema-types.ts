@@ -830,11 +830,11 @@ export interface ErrorResponse {
 
 // health.schema.json
 /**
- * GET /healthz: whether the service answers normally, the dataset it serves and where its rate-limit counters live.
+ * GET /healthz: whether the service answers normally, the dataset it serves, where its rate-limit counters live and the state of its API keys file.
  */
 export interface Health {
   /**
-   * degraded: the shared rate-limit store is unreachable and the service fails open.
+   * degraded: the shared rate-limit store is unreachable and the service fails open, or the API keys file failed to reload and the keys loaded before are still served.
    */
   status: "ok" | "degraded";
   dataset_version: string;
@@ -842,6 +842,24 @@ export interface Health {
     store: "memory" | "redis";
     reachable: boolean;
     on_store_failure: "open";
+  };
+  keys: null | {
+    /**
+     * none: no keys file has been loaded (it was missing at start-up), so every key is refused.
+     */
+    source: "file" | "none";
+    /**
+     * The file changed and cannot be used (invalid JSON, no keys array, truncated, deleted): the keys loaded before are still served, and the file is retried every second.
+     */
+    reload_failed: boolean;
+    /**
+     * When the current failure began (UTC).
+     */
+    failing_since: string | null;
+    /**
+     * Why the file cannot be used; never a key or a hash.
+     */
+    reason: string | null;
   };
 }
 

@@ -9,7 +9,7 @@ import { answer, answerJson } from './answer-headers.js';
 import { createGate } from './access/gate.js';
 import type { KeyRing } from './access/keys.js';
 import type { Limiter } from './access/limiter.js';
-import { ApiError } from './errors.js';
+import { ApiError, redactKeys } from './errors.js';
 import { MAX_URL_LENGTH } from './query.js';
 import { astronomyRoutes } from './routes/astronomy.js';
 import { businessDaysRoutes } from './routes/business-days.js';
@@ -59,9 +59,13 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
   const app = new Hono();
   const baseHeaders = { 'content-type': 'application/json; charset=utf-8', 'x-dataset-version': store.manifest.version };
 
+  // degraded when the counters' store is unreachable or the keys file failed to reload: the
+  // service still answers, but limits are per instance, or revocations since the failure are not applied.
   app.get('/healthz', (c) => {
     const limits: Health['limits'] = access ? { store: access.limiter.store, reachable: access.limiter.reachable, on_store_failure: 'open' } : null;
-    const body: Health = { status: !limits || limits.reachable ? 'ok' : 'degraded', dataset_version: store.manifest.version, limits };
+    const keys: Health['keys'] = access ? access.keys.health() : null;
+    const degraded = (limits && !limits.reachable) || keys?.reload_failed;
+    const body: Health = { status: degraded ? 'degraded' : 'ok', dataset_version: store.manifest.version, limits, keys };
     return c.json(body, 200, { ...baseHeaders, 'cache-control': 'no-store' });
   });
   // Handlers take their headers from the gate (answerHeaders): a Hono middleware would
@@ -90,7 +94,7 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
       return answerJson(c, new ApiError(err.status as 400, 'bad_request', err.message || 'Bad request').toBody(), err.status);
     }
     // Never the stack, the request's headers or its query: only what and where.
-    console.error(`internal error on ${c.req.method} ${c.req.path.slice(0, 200)}: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(redactKeys(`internal error on ${c.req.method} ${c.req.path.slice(0, 200)}: ${err instanceof Error ? err.message : String(err)}`));
     return answerJson(c, new ApiError(500, 'internal_error', 'Internal error').toBody(), 500);
   });
 
@@ -103,7 +107,7 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
     const target = pathAndQuery(req.url);
     if (target.length > MAX_URL_LENGTH) {
       const err = new ApiError(414, 'uri_too_long', `The request target is longer than ${MAX_URL_LENGTH} characters`);
-      return Response.json(err.toBody(), { status: 414, headers: { 'cache-control': 'no-store' } });
+      return Response.json(err.toBody(), { status: 414, headers: { ...baseHeaders, 'cache-control': 'no-store' } });
     }
     const e = (env ?? {}) as Env; // @hono/node-server makes a fresh env per request: safe to extend
     e.datasetVersion = store.manifest.version;

@@ -135,7 +135,12 @@ describe('headers, CORS and health', () => {
   it('/healthz needs no key and reports the dataset and the counters store', async () => {
     const res = await app.request('/healthz');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok', dataset_version: sharedStore().manifest.version, limits: { store: 'memory', reachable: true, on_store_failure: 'open' } });
+    expect(await res.json()).toEqual({
+      status: 'ok',
+      dataset_version: sharedStore().manifest.version,
+      limits: { store: 'memory', reachable: true, on_store_failure: 'open' },
+      keys: { source: 'file', reload_failed: false, failing_since: null, reason: null },
+    });
   });
 });
 
