@@ -1,8 +1,9 @@
 /**
  * Request counting with rate-limiter-flexible: in memory by default, in Redis
  * when REDIS_URL is set so that several instances share one quota. If Redis
- * becomes unreachable the service keeps answering (fails open) and counts in
- * each instance's memory meanwhile; the state shows in the log and /healthz.
+ * becomes unreachable, or hangs (no answer within REDIS_COMMAND_TIMEOUT_MS),
+ * the service keeps answering (fails open) and counts in each instance's
+ * memory meanwhile; the state shows in the log and /healthz.
  */
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -17,62 +18,127 @@ export interface Verdict {
   reset: number;
 }
 
-interface PlanLimiters {
-  limits: PlanLimits;
+interface Counters {
   quota: RateLimiterAbstract;
   burst: RateLimiterAbstract;
 }
 
+interface PlanLimiters {
+  limits: PlanLimits;
+  /** This instance's memory: the only counters without Redis, the fallback with it. */
+  local: Counters;
+  shared?: Counters;
+}
+
+/** How long one Redis command may take before the gate stops waiting and fails open. */
+export const DEFAULT_REDIS_TIMEOUT_MS = 100;
+/** How often a PING checks Redis: it notices a hang with no traffic, and the recovery. */
+const HEARTBEAT_MS = 1000;
+
+/** REDIS_COMMAND_TIMEOUT_MS, in milliseconds (1 to 60000; default 100). */
+export function redisTimeoutMs(env = process.env.REDIS_COMMAND_TIMEOUT_MS): number {
+  if (env === undefined || env === '') return DEFAULT_REDIS_TIMEOUT_MS;
+  const ms = Number(env);
+  if (!Number.isInteger(ms) || ms < 1 || ms > 60_000) throw new Error(`REDIS_COMMAND_TIMEOUT_MS must be a whole number of milliseconds from 1 to 60000, not ${JSON.stringify(env)}`);
+  return ms;
+}
+
+/** ioredis rejects a command that outlives `commandTimeout` with exactly this message. */
+const isTimeout = (err: unknown) => err instanceof Error && err.message === 'Command timed out';
+
 export class Limiter {
   private readonly plans = new Map<Plan, PlanLimiters>();
   private readonly redis?: Redis;
+  private readonly timeoutMs: number;
+  private heartbeat?: NodeJS.Timeout;
+  /** The connection is up but Redis stopped answering (a SIGSTOP, a long fork, a saturated host). */
+  private hung = false;
   private lastReachable = true;
 
-  constructor(limits: Record<Plan, PlanLimits>, redisUrl?: string, private readonly log: (line: string) => void = console.error) {
+  constructor(limits: Record<Plan, PlanLimits>, redisUrl?: string, private readonly log: (line: string) => void = console.error, timeoutMs?: number) {
+    this.timeoutMs = redisUrl ? (timeoutMs ?? redisTimeoutMs()) : 0;
     if (redisUrl) {
-      this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+      // commandTimeout bounds every command; without it a hung Redis holds each request until
+      // the TCP connection dies (the kernel keeps acknowledging, so that can take minutes).
+      this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: this.timeoutMs });
       this.redis.on('error', () => this.noteReachable()); // ioredis reconnects by itself; the state is logged once per change
-      this.redis.on('ready', () => this.noteReachable());
+      this.redis.on('ready', () => this.setHung(false)); // a new connection passed ioredis' ready check: Redis answers
       this.redis.on('end', () => this.noteReachable());
       this.redis.on('close', () => this.noteReachable());
+      this.heartbeat = setInterval(() => this.probe(), HEARTBEAT_MS).unref();
     }
-    for (const plan of PLANS) {
-      const l = limits[plan];
-      // Quota keys carry their calendar period, so a counter never needs to reset by itself.
-      // Redis expires old ones a little after their period ends; in memory a TTL over 24.8 days
-      // would overflow Node's timers (and expire at once), so there they live until restart:
-      // one small entry per caller and period.
-      const quotaTtl = l.period === 'day' ? 90_000 : 32 * 86_400;
-      const quotaOpts = { points: l.quota, keyPrefix: `rdq_${plan}` };
-      const burstOpts = { points: l.burst, duration: l.burstSeconds, keyPrefix: `rdb_${plan}` };
-      const memoryQuota = () => new RateLimiterMemory({ ...quotaOpts, duration: 0 });
-      this.plans.set(
-        plan,
-        this.redis
-          ? {
-              limits: l,
-              quota: new RateLimiterRedis({ ...quotaOpts, duration: quotaTtl, storeClient: this.redis, rejectIfRedisNotReady: true, insuranceLimiter: memoryQuota() }),
-              burst: new RateLimiterRedis({ ...burstOpts, storeClient: this.redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(burstOpts) }),
-            }
-          : { limits: l, quota: memoryQuota(), burst: new RateLimiterMemory(burstOpts) },
-      );
-    }
+    for (const plan of PLANS) this.plans.set(plan, this.countersFor(plan, limits[plan]));
+  }
+
+  private countersFor(plan: Plan, l: PlanLimits): PlanLimiters {
+    // Quota keys carry their calendar period, so a counter never needs to reset by itself.
+    // Redis expires old ones a little after their period ends; in memory a TTL over 24.8 days
+    // would overflow Node's timers (and expire at once), so there they live until restart:
+    // one small entry per caller and period.
+    const quotaTtl = l.period === 'day' ? 90_000 : 32 * 86_400;
+    const quotaOpts = { points: l.quota, keyPrefix: `rdq_${plan}` };
+    const burstOpts = { points: l.burst, duration: l.burstSeconds, keyPrefix: `rdb_${plan}` };
+    const local = { quota: new RateLimiterMemory({ ...quotaOpts, duration: 0 }), burst: new RateLimiterMemory(burstOpts) };
+    if (!this.redis) return { limits: l, local };
+    // No insuranceLimiter: check() falls back to `local` itself, so it sees why Redis failed.
+    const shared = {
+      quota: new RateLimiterRedis({ ...quotaOpts, duration: quotaTtl, storeClient: this.redis, rejectIfRedisNotReady: true }),
+      burst: new RateLimiterRedis({ ...burstOpts, storeClient: this.redis, rejectIfRedisNotReady: true }),
+    };
+    return { limits: l, local, shared };
   }
 
   get store(): 'memory' | 'redis' {
     return this.redis ? 'redis' : 'memory';
   }
 
-  /** Whether the shared store is reachable (always true in memory). */
+  /** Whether the shared store is reachable and answering in time (always true in memory). */
   get reachable(): boolean {
-    return !this.redis || this.redis.status === 'ready';
+    return !this.redis || (this.redis.status === 'ready' && !this.hung);
+  }
+
+  private setHung(hung: boolean): void {
+    this.hung = hung;
+    this.noteReachable();
   }
 
   private noteReachable(): void {
     const now = this.reachable;
     if (now === this.lastReachable) return;
     this.lastReachable = now;
-    this.log(now ? 'rate-limit store: redis reachable again, limits shared' : 'rate-limit store: redis unreachable, limits degraded to per-instance memory counters (failing open)');
+    const why = this.hung ? `no answer within ${this.timeoutMs} ms` : 'not connected';
+    this.log(now ? 'rate-limit store: redis reachable again, limits shared' : `rate-limit store: redis unreachable, limits degraded to per-instance memory counters (failing open): ${why}`);
+  }
+
+  /** One PING per heartbeat on an open connection: a timeout marks Redis hung, an answer clears it. */
+  private probe(): void {
+    if (this.redis?.status !== 'ready') return; // a closed connection is ioredis' to reconnect
+    this.redis.ping().then(
+      () => this.setHung(false),
+      (err) => this.noteFailure(err),
+    );
+  }
+
+  private noteFailure(err: unknown): void {
+    if (isTimeout(err)) this.setHung(true);
+    else this.noteReachable();
+  }
+
+  /**
+   * Consumes one point in Redis while it is reachable, otherwise (or when the command fails
+   * or times out) in this instance's memory: the same fail-open path for a dead and a hung
+   * Redis. While Redis is hung no command is sent, so none waits; the heartbeat finds the way back.
+   */
+  private async consume(p: PlanLimiters, which: keyof Counters, key: string): Promise<RateLimiterRes> {
+    if (p.shared && this.reachable) {
+      try {
+        return await p.shared[which].consume(key);
+      } catch (err) {
+        if (err instanceof RateLimiterRes) throw err;
+        this.noteFailure(err);
+      }
+    }
+    return p.local[which].consume(key);
   }
 
   /** Counts one request of `identity` (a key hash or a client address) on `plan`. */
@@ -82,13 +148,13 @@ export class Limiter {
     const reset = Math.max(1, Math.ceil((period.endsAt - now) / 1000));
     // The burst window first: a refused request does not use up quota.
     try {
-      await p.burst.consume(identity);
+      await this.consume(p, 'burst', identity);
     } catch (res) {
       if (!(res instanceof RateLimiterRes)) return this.failOpen(p, reset);
       return { allowed: false, limit: p.limits.burst, remaining: 0, reset: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
     }
     try {
-      const res = await p.quota.consume(`${identity}:${period.id}`);
+      const res = await this.consume(p, 'quota', `${identity}:${period.id}`);
       return { allowed: true, limit: p.limits.quota, remaining: res.remainingPoints, reset };
     } catch (res) {
       if (!(res instanceof RateLimiterRes)) return this.failOpen(p, reset);
@@ -96,13 +162,14 @@ export class Limiter {
     }
   }
 
-  /** Neither the store nor its in-memory insurance answered: let the request through. */
+  /** Neither the store nor this instance's memory answered: let the request through. */
   private failOpen(p: PlanLimiters, reset: number): Verdict {
     this.noteReachable();
     return { allowed: true, limit: p.limits.quota, remaining: p.limits.quota, reset };
   }
 
   async close(): Promise<void> {
+    clearInterval(this.heartbeat);
     if (this.redis) this.redis.disconnect();
   }
 }
