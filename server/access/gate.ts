@@ -44,12 +44,15 @@ function header(req: Request, incoming: NodeIncoming | undefined, name: string):
 }
 
 export function createGate({ keys, limiter, trustProxy, baseHeaders }: GateOptions) {
+  // Every answer, refusals included, names the dataset it comes from.
+  const version = { 'x-dataset-version': baseHeaders['x-dataset-version'] };
+  const refuse = (err: ApiError, headers: Record<string, string> = {}) => errorResponse(err, { ...version, ...headers });
   return async function gate(req: Request, pathname: string, incoming: NodeIncoming | undefined): Promise<GateResult> {
     const area = areaOf(pathname);
     if (req.method === 'OPTIONS') {
       const allow = { allow: 'GET, HEAD, OPTIONS' };
       const cors = area === 'reference' ? { ...CORS, 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'X-API-Key, If-None-Match', 'access-control-max-age': '86400' } : {};
-      return { response: new Response(null, { status: 204, headers: { ...allow, ...cors } }) };
+      return { response: new Response(null, { status: 204, headers: { ...version, ...allow, ...cors } }) };
     }
     if (!area) return { headers: baseHeaders };
 
@@ -58,7 +61,7 @@ export function createGate({ keys, limiter, trustProxy, baseHeaders }: GateOptio
     const key = header(req, incoming, 'x-api-key');
     if (key !== undefined) {
       const record = keys.find(key.trim());
-      if (!record) return { response: errorResponse(new ApiError(401, 'invalid_api_key', 'The X-API-Key header does not hold a valid key (unknown or revoked). Omit it to call the free reference endpoints anonymously.')) };
+      if (!record) return { response: refuse(new ApiError(401, 'invalid_api_key', 'The X-API-Key header does not hold a valid key (unknown or revoked). Omit it to call the free reference endpoints anonymously.')) };
       plan = record.plan;
       identity = `k:${record.hash.slice(0, 32)}`;
     } else {
@@ -68,13 +71,13 @@ export function createGate({ keys, limiter, trustProxy, baseHeaders }: GateOptio
     const cors = area === 'reference' ? CORS : {};
     if (area === 'premium' && !PAID_PLANS.includes(plan)) {
       const who = plan === 'anonymous' ? 'Anonymous callers' : 'The free plan';
-      return { response: errorResponse(new ApiError(402, 'paid_plan_required', `${who} cannot use the business-days, travel and astronomy areas: they need a starter, pro or growth plan.`)) };
+      return { response: refuse(new ApiError(402, 'paid_plan_required', `${who} cannot use the business-days, travel and astronomy areas: they need a starter, pro or growth plan.`)) };
     }
     const verdict = await limiter.check(plan, identity);
     const limits = { 'ratelimit-limit': `${verdict.limit}`, 'ratelimit-remaining': `${verdict.remaining}`, 'ratelimit-reset': `${verdict.reset}` };
     if (!verdict.allowed) {
       const err = new ApiError(429, 'rate_limited', `The ${plan} plan's limit of ${verdict.limit} requests is used up; it resets in ${verdict.reset} s.`);
-      return { response: errorResponse(err, { ...limits, ...cors, 'retry-after': String(verdict.reset) }) };
+      return { response: refuse(err, { ...limits, ...cors, 'retry-after': String(verdict.reset) }) };
     }
     return { headers: { ...baseHeaders, ...limits, ...cors } };
   };
