@@ -2,16 +2,30 @@
  * `npm run diff-data -- OLD NEW [--today YYYY-MM-DD] [--json]`: the changelog
  * between two built datasets, as Markdown (a pull-request body) or JSON.
  * OLD and NEW are a dist-data folder holding v1/, or the v1 folder itself.
- * Exit 0 whether or not anything changed; 2 on bad arguments or unreadable folders.
- * Only files whose sha256 differs in the two manifests are read, so a
- * 30,000-file dataset diffs against itself in well under a second.
+ * Exit 0 whether or not anything changed; 2 on bad arguments, unreadable
+ * folders, or a dataset whose files do not match its manifest.
+ * Each side's files are first hashed and checked against its manifest (a
+ * hand-edited file under a stale manifest must not read as "No data changes");
+ * then only files whose sha256 differs in the two manifests are parsed.
+ * Both steps together take about a second per 30,000-file side (warm cache).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compareManifests, diffDatasets, filesToLoad, renderMarkdown, type Snapshot } from '../lib/data-diff/index.js';
+import {
+  checkManifest,
+  compareManifests,
+  diffDatasets,
+  filesToLoad,
+  renderManifestProblems,
+  renderMarkdown,
+  type FileFacts,
+  type Snapshot,
+} from '../lib/data-diff/index.js';
 import { parseDate } from '../lib/plain-date.js';
 import type { Manifest } from '../lib/schema-types.js';
+import { datasetVersion } from '../pipeline/stages/emit-manifest.js';
 
 const USAGE = 'usage: npm run diff-data -- OLD NEW [--today YYYY-MM-DD] [--json]\n  OLD, NEW: a dist-data folder holding v1/, or a v1 folder';
 
@@ -43,6 +57,34 @@ function readManifest(dir: string): Manifest {
   return { ...m, sources: m.sources ?? {} } as Manifest;
 }
 
+/** Every file under `dir` but manifest.json, by '/'-separated path, with its size and sha256. */
+function filesOnDisk(dir: string): Map<string, FileFacts> {
+  const out = new Map<string, FileFacts>();
+  let entries;
+  try {
+    entries = readdirSync(dir, { recursive: true, withFileTypes: true });
+  } catch (err) {
+    fail(`cannot list ${dir}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  for (const e of entries) {
+    // Symbolic links and other non-files are not data; a listed one reads as missing.
+    if (!e.isFile()) continue;
+    const file = join(e.parentPath, e.name);
+    const path = relative(dir, file).split(sep).join('/');
+    if (path === 'manifest.json') continue;
+    // One synchronous read per file: 0.6-1.3 s for 30,678 files (124 MB) with a warm cache.
+    const bytes = readFileSync(file);
+    out.set(path, { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+  }
+  return out;
+}
+
+/** The report on one side's files, or undefined when they match its manifest. */
+function verify(label: string, dir: string, manifest: Manifest): string | undefined {
+  const problems = checkManifest(manifest, filesOnDisk(dir), datasetVersion(manifest.files));
+  return problems.length === 0 ? undefined : renderManifestProblems(`${label} ${dir}`, problems);
+}
+
 const { values, positionals } = (() => {
   try {
     return parseArgs({ allowPositionals: true, options: { today: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
@@ -61,6 +103,14 @@ if (parseDate(today) === undefined) fail(`--today must be a date YYYY-MM-DD, got
 
 const [oldDir, newDir] = [datasetDir(positionals[0], 'OLD'), datasetDir(positionals[1], 'NEW')];
 const [oldManifest, newManifest] = [readManifest(oldDir), readManifest(newDir)];
+// The diff trusts the manifests' hashes, so each side must hold exactly the files its manifest lists.
+const reports = [verify('OLD', oldDir, oldManifest)];
+// The same folder twice (a dataset against itself) is read once.
+if (realpathSync(oldDir) !== realpathSync(newDir)) reports.push(verify('NEW', newDir, newManifest));
+const refused = reports.filter((r): r is string => r !== undefined);
+if (refused.length > 0) {
+  fail(`refusing to diff: a dataset does not match its manifest (rebuild it, or unpack it again)\n${refused.join('\n')}`);
+}
 const load = filesToLoad(compareManifests(oldManifest, newManifest));
 const snapshot = (dir: string, manifest: Manifest, paths: string[]): Snapshot => ({
   manifest,

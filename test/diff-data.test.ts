@@ -6,18 +6,21 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
+  checkManifest,
   compareManifests,
   diffDatasets,
   diffHolidays,
   filesToLoad,
   firstOffsetDifference,
   firstWorkweekDifference,
+  renderManifestProblems,
   renderMarkdown,
+  type FileFacts,
   type Snapshot,
 } from '../lib/data-diff/index.js';
 import type { Holiday, Manifest, TimezoneZone, ZoneTransition } from '../lib/schema-types.js';
@@ -188,6 +191,21 @@ const OLD = join(base, 'old', 'v1'); // a v1 folder given directly
 const NEW = join(base, 'new'); // a dist-data-like folder holding v1/
 const oldManifest = writeDataset(OLD, 'old');
 const newManifest = writeDataset(join(NEW, 'v1'), 'new');
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+/** A copy of the old dataset under `name`, to damage by hand; its manifest stays as written. */
+function copyOld(name: string): string {
+  const dir = join(base, name);
+  cpSync(OLD, dir, { recursive: true });
+  return dir;
+}
+
+/** Replaces text in a file of a dataset, as a hand edit would. */
+function edit(dir: string, path: string, from: string, to: string): void {
+  const text = readFileSync(join(dir, path), 'utf8');
+  if (!text.includes(from)) throw new Error(`${path} has no ${from}`);
+  writeFileSync(join(dir, path), text.replace(from, to));
+}
 
 // ------------------------------------------------------------ pure functions
 
@@ -391,6 +409,50 @@ describe('diffDatasets on locations, workweeks and year files (in memory)', () =
   });
 });
 
+describe('checkManifest', () => {
+  const facts = (text: string): FileFacts => ({ bytes: Buffer.byteLength(text), sha256: sha256(text) });
+  const manifest = (files: Record<string, string>): Manifest => {
+    const entries = Object.fromEntries(Object.entries(files).map(([p, t]) => [p, facts(t)]));
+    return { counts: {}, dataset: 'refdata', files: entries, sources: {}, version: '0123456789abcdef' };
+  };
+  const m = manifest({ 'a.json': '{"a":1}\n', 'b.json': '{"b":2}\n', 'c/d.json': '{"d":3}\n' });
+
+  it('finds nothing when the files are the ones listed', () => {
+    const disk = new Map(Object.entries({ 'a.json': facts('{"a":1}\n'), 'b.json': facts('{"b":2}\n'), 'c/d.json': facts('{"d":3}\n') }));
+    expect(checkManifest(m, disk)).toEqual([]);
+    expect(checkManifest(m, disk, '0123456789abcdef')).toEqual([]);
+  });
+
+  it('names each missing, unlisted and changed file, in path order, and a version that is not its list hash', () => {
+    const disk = new Map(Object.entries({ 'a.json': facts('{"a":9}\n'), 'c/d.json': facts('{"d":33}\n'), 'c/e.json': facts('x') }));
+    const problems = checkManifest(m, disk, 'fedcba9876543210');
+    expect(problems.map((p) => `${p.kind} ${p.path}`)).toEqual([
+      'changed a.json',
+      'missing b.json',
+      'changed c/d.json',
+      'unlisted c/e.json',
+      'version manifest.json',
+    ]);
+    const text = renderManifestProblems('NEW /x', problems).split('\n');
+    expect(text[0]).toBe('NEW /x does not match its manifest.json (5 differences):');
+    // Same size, other bytes: only the hash differs.
+    expect(text[1]).toBe(`  changed: a.json (manifest → file: sha256 ${sha256('{"a":1}\n').slice(0, 12)}… → ${sha256('{"a":9}\n').slice(0, 12)}…)`);
+    expect(text[2]).toBe(`  missing: b.json (listed with 8 bytes, sha256 ${sha256('{"b":2}\n').slice(0, 12)}…)`);
+    expect(text[3]).toMatch(/^ {2}changed: c\/d\.json \(manifest → file: bytes 8 → 9, sha256 [0-9a-f]{12}… → [0-9a-f]{12}…\)$/);
+    expect(text[4]).toBe('  not in the manifest: c/e.json (1 bytes)');
+    expect(text[5]).toBe('  manifest.json: version 0123456789abcdef is not the hash of its file list (fedcba9876543210)');
+  });
+
+  it('lists at most 20 problems, then a count', () => {
+    const disk = new Map(Array.from({ length: 28 }, (_, i) => [`extra/${String(i).padStart(2, '0')}.json`, facts('{}')] as const));
+    const problems = checkManifest(manifest({}), disk);
+    const lines = renderManifestProblems('OLD /y', problems).split('\n');
+    expect(lines).toHaveLength(1 + 20 + 1);
+    expect(lines[20]).toBe('  not in the manifest: extra/19.json (2 bytes)');
+    expect(lines[21]).toBe('  … and 8 more');
+  });
+});
+
 // ------------------------------------------------------------ the command line
 
 describe('npm run diff-data', () => {
@@ -438,6 +500,34 @@ describe('npm run diff-data', () => {
     const r = cli(OLD, join(base, 'old'), '--today', TODAY);
     expect(r.status).toBe(0);
     expect(r.lines[0]).toBe('No data changes.');
+  });
+
+  it('refuses a hand-edited file under a stale manifest, naming it, instead of "No data changes."', () => {
+    const edited = copyOld('edited');
+    // Same length, other bytes: only the hash can tell.
+    edit(edited, 'countries/TR.json', '"Turkey"', '"Turkei"');
+    for (const r of [cli(OLD, edited, '--today', TODAY), cli(edited, edited, '--today', TODAY)]) {
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('diff-data: refusing to diff');
+      expect(r.stderr).toContain(`${edited} does not match its manifest.json (1 difference):`);
+      expect(r.stderr).toMatch(/^ {2}changed: countries\/TR\.json \(manifest → file: sha256 [0-9a-f]{12}… → [0-9a-f]{12}…\)$/m);
+    }
+  });
+
+  it('refuses a missing file, an unlisted file and a resized file, on either side, each by name', () => {
+    const damaged = copyOld('damaged');
+    unlinkSync(join(damaged, 'travel/DE.json'));
+    writeFileSync(join(damaged, 'business-days/notes.txt'), 'scratch\n');
+    edit(damaged, 'business-days/GB-ENG/2026.json', 'Summer bank holiday', 'Summer Bank Holiday (late)');
+    const r = cli(damaged, NEW, '--today', TODAY);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`OLD ${damaged} does not match its manifest.json (3 differences):`);
+    expect(r.stderr).toMatch(/^ {2}changed: business-days\/GB-ENG\/2026\.json \(manifest → file: bytes (\d+) → (\d+), sha256 /m);
+    expect(r.stderr).toContain('  not in the manifest: business-days/notes.txt (8 bytes)');
+    expect(r.stderr).toMatch(/^ {2}missing: travel\/DE\.json \(listed with \d+ bytes/m);
+    expect(r.stderr).not.toContain('NEW '); // the intact side is not reported
   });
 
   it('exits 2 on a missing folder or a bad argument', () => {
