@@ -6,24 +6,31 @@
  *    by autocannon from this process in the same run; medians of rounds.
  * 3. Server start to first answer, and resident memory after every location.
  * 4. Dataset build: wall time and size.
- * Results go to stdout as Markdown and to .bench/results.json.
+ * 5. The @refdata/dataset package in-process against date-holidays in-process
+ *    (the alternative users pick): a check per call and a year's count, US.
+ *    `npm run bench -- --only package` runs this section alone (~40 s).
+ * Results go to stdout as Markdown and to .bench/results.json
+ * (.bench/results-package.json for --only package).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { addBusinessDays, countBusinessDays } from '../lib/business-calendar.js';
-import { parseDate } from '../lib/plain-date.js';
+import { formatDate, parseDate } from '../lib/plain-date.js';
 import { DatasetStore } from '../server/store.js';
 import { build } from '../pipeline/run.js';
 import { createKey } from '../server/access/keys.js';
+import { packDataset } from '../scripts/pack-dataset.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DATA = join(ROOT, 'dist-data');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const skipBuild = process.argv.includes('--skip-build');
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -47,6 +54,85 @@ function libraryBench() {
   const addNs = time(() => (sink += addBusinessDays(cal, a, 10_000)!));
   const subNs = time(() => (sink += addBusinessDays(cal, a + (sink & 7), 10_000)!));
   return { count_40y_ns: countNs, add_10000_ns: addNs, add_varied_ns: subNs, sink };
+}
+
+/** Median nanoseconds per call of `fn` over 7 rounds, each long enough (>= 40 ms) to time. */
+function nsPerCall(fn: (i: number) => unknown): number {
+  let n = 1;
+  for (;;) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) fn(i);
+    if (Number(process.hrtime.bigint() - t0) >= 40e6) break;
+    n *= 2;
+  }
+  const samples: number[] = [];
+  for (let r = 0; r < 7; r++) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) fn(i);
+    samples.push(Number(process.hrtime.bigint() - t0) / n);
+  }
+  return median(samples);
+}
+
+/**
+ * The package as a user gets it (packed from dist-data, imported from the
+ * staged package) against date-holidays 3.37 (the source of our rules) doing
+ * the same job the usual way: a weekday that is not a public holiday is a
+ * business day; a year's count walks the year against getHolidays(year).
+ * Both answer US 2026, warm, in this process; their answers are compared.
+ */
+async function packageBench() {
+  const dir = mkdtempSync(join(tmpdir(), 'refdata-bench-package-'));
+  try {
+    packDataset({ data: DATA, out: dir });
+    const ds = await import(pathToFileURL(join(dir, 'dataset-package', 'index.js')).href);
+    const { default: Holidays } = await import('date-holidays');
+    const hd = new Holidays('US');
+    const jan1 = parseDate('2026-01-01')!;
+    const dates = Array.from({ length: 365 }, (_, i) => formatDate(jan1 + i));
+    const weekday = (date: string) => ((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7) < 5;
+    const dhIsBusinessDay = (date: string) => {
+      if (!weekday(date)) return false;
+      // date-holidays reads a Date in the location's zone (a 'YYYY-MM-DD' string would be UTC midnight, the evening before
+      // in New York): noon local time names the intended day whether EST or EDT is in force.
+      const hs = hd.isHoliday(new Date(`${date}T12:00:00-05:00`));
+      return !(hs && hs.some((h) => h.type === 'public'));
+    };
+    const dhCountYear = (year: number) => {
+      const closed = new Set(hd.getHolidays(year).filter((h) => h.type === 'public').map((h) => h.date.slice(0, 10)));
+      let n = 0;
+      for (const date of dates) if (weekday(date) && !closed.has(date)) n++;
+      return n;
+    };
+    const pkgCountYear = () => ds.countBusinessDays('US', '2026-01-01', '2026-12-31')!.business_days as number;
+    // Same job, same answers? (date-holidays also closes the Friday before a Saturday holiday; we follow it for `business`.)
+    const disagreements = dates.filter((date) => ds.isBusinessDay('US', date) !== dhIsBusinessDay(date));
+    let sink = 0;
+    const check = { package_ns: nsPerCall((i) => (sink += ds.isBusinessDay('US', dates[i % 365]) ? 1 : 0)), date_holidays_ns: nsPerCall((i) => (sink += dhIsBusinessDay(dates[i % 365]) ? 1 : 0)) };
+    const count = { package_ns: nsPerCall(() => (sink += pkgCountYear())), date_holidays_ns: nsPerCall(() => (sink += dhCountYear(2026))) };
+    return {
+      is_business_day: { ...check, ratio: check.date_holidays_ns / check.package_ns },
+      year_count: { ...count, ratio: count.date_holidays_ns / count.package_ns, package_answer: pkgCountYear(), date_holidays_answer: dhCountYear(2026) },
+      disagreements_2026: disagreements,
+      sink,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function packageLines(p: Awaited<ReturnType<typeof packageBench>>): string[] {
+  const us = (ns: number) => (ns >= 1000 ? `${(ns / 1000).toFixed(1)} µs` : `${ns.toFixed(0)} ns`);
+  return [
+    'Package in-process vs date-holidays in-process (US, 2026, warm, median of 7 rounds):',
+    '',
+    '| job | @refdata/dataset | date-holidays | ratio |',
+    '|---|---:|---:|---:|',
+    `| is a date a business day (one call) | ${us(p.is_business_day.package_ns)} | ${us(p.is_business_day.date_holidays_ns)} | ${p.is_business_day.ratio.toFixed(0)}x |`,
+    `| business days in a year (one call) | ${us(p.year_count.package_ns)} | ${us(p.year_count.date_holidays_ns)} | ${p.year_count.ratio.toFixed(0)}x |`,
+    '',
+    `Answers: ${p.year_count.package_answer} vs ${p.year_count.date_holidays_answer} business days in 2026; ${p.disagreements_2026.length} dates of 2026 answered differently${p.disagreements_2026.length ? ` (${p.disagreements_2026.join(', ')})` : ''}.`,
+  ];
 }
 
 function startProcess(args: string[], env: Record<string, string>): ChildProcess {
@@ -99,6 +185,14 @@ async function main() {
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   const out: Record<string, unknown> = {};
 
+  if (only === 'package') {
+    const p = await packageBench();
+    writeFileSync(join(ROOT, '.bench', 'results-package.json'), `${JSON.stringify(p, null, 2)}\n`);
+    console.log(packageLines(p).join('\n'));
+    return;
+  }
+  if (only !== undefined) throw new Error(`--only ${only}: the only section that runs alone is "package"`);
+
   if (!skipBuild) {
     const dir = mkdtempSync(join(tmpdir(), 'refdata-bench-build-'));
     const t0 = performance.now();
@@ -108,6 +202,7 @@ async function main() {
   }
 
   out.library = libraryBench();
+  out.package = await packageBench();
 
   // Representative requests; each endpoint rotates over locations and dates.
   const locs = ['US', 'US-CA', 'DE-BY', 'GB-SCT', 'JP', 'AE', 'IL', 'IN', 'BR', 'AU-NSW'];
@@ -235,6 +330,8 @@ async function main() {
     '| counters | req/s | p50 ms | p99 ms | vs no gate |',
     '|---|---:|---:|---:|---:|',
     ...Object.entries(gate).map(([n, g]) => `| ${n === 'open' ? 'no gate (ACCESS_CONTROL=off)' : n} | ${Math.round(g.rps)} | ${g.p50_ms} | ${g.p99_ms} | ${(g.vs_open * 100).toFixed(0)}% |`),
+    '',
+    ...packageLines(out.package as Awaited<ReturnType<typeof packageBench>>),
     '',
     out.build ? `Build: ${(out.build as any).seconds.toFixed(1)} s, ${(out.build as any).files} files, ${(out.build as any).megabytes.toFixed(1)} MB.` : 'Build: skipped (--skip-build).',
   ];

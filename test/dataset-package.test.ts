@@ -1,25 +1,32 @@
 /**
  * @refdata/dataset as a downstream project sees it: pack dist-data with the
- * CLI, install the tarball offline into a fresh project, type-check a
- * TypeScript consumer against the shipped .d.ts with the project's tsc, run
- * it with node, and check its answers against facts typed in by hand from
- * official sources.
+ * CLI, install the tarball offline into a fresh project (timed: a handful of
+ * files installs in seconds), type-check a TypeScript consumer against the
+ * shipped .d.ts with the project's tsc, run it with node, and check its
+ * answers against facts typed in by hand from official sources. Then 10,000
+ * random business-day questions through the installed package and through
+ * the API in-process must get identical answers.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../lib/schema-types.js';
 import { verifyData } from '../scripts/pack-dataset.js';
+import { appAt, DATA_DIR, getJson } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const DATA_DIR = join(ROOT, 'dist-data');
-const LONG = 600_000; // measured: pack 20-25 s, npm install 25-50 s (30,700 files), more when the whole suite runs
+const LONG = 300_000; // measured: pack 25 s (verify 2, data 10, compile 7, npm pack 2), npm install 1.4 s
+/** The goal is under 5 s (measured 1.4 s for 39 files; 44-76 s for the 30,700 files shipped before); twice that leaves room for a loaded CI machine. */
+const MAX_INSTALL_SECONDS = 10;
 const manifest = JSON.parse(readFileSync(join(DATA_DIR, 'v1', 'manifest.json'), 'utf8')) as Manifest;
+const nyWindow = (JSON.parse(readFileSync(join(DATA_DIR, 'v1', 'timezones', 'zones', 'America', 'New_York.json'), 'utf8')) as { window: { start: string; end: string } }).window;
+const { first_year: FIRST_YEAR, last_year: LAST_YEAR } = manifest.counts as { first_year: number; last_year: number };
 
 /** Runs a command without blocking: a worker stuck in execFileSync for a minute misses vitest's RPC deadline. */
 async function run(cmd: string, args: string[], cwd: string): Promise<{ stdout: string; seconds: number }> {
@@ -35,7 +42,7 @@ async function run(cmd: string, args: string[], cwd: string): Promise<{ stdout: 
 
 /** The consumer: typed calls through the package's public entry, printing what the test checks. */
 const CONSUMER = String.raw`
-import type { BusinessDaysYear, Country, Holiday, Manifest, TimezoneZone, TravelInfo } from '@refdata/dataset';
+import type { BusinessDayCheck, BusinessDayCount, BusinessDaysYear, Country, DayType, Holiday, Manifest, TimezoneZone, TravelInfo } from '@refdata/dataset';
 
 const t0 = performance.now();
 const ds = await import('@refdata/dataset');
@@ -51,6 +58,18 @@ void ds.getCalendar('US-CA', '2026');
 // @ts-expect-error: driving_side is 'left' | 'right'
 const side: 'up' | undefined = ds.getTravel('JP')?.driving_side;
 void side;
+
+// @ts-expect-error: 'weekend' is not a day type
+void ds.isBusinessDay('US', '2026-07-03', 'weekend');
+// @ts-expect-error: days is a number
+void ds.addBusinessDays('US', '2026-01-15', '10');
+const govType: DayType = 'government';
+const usGov: BusinessDayCheck | undefined = ds.checkDate('US', '2026-07-03', govType);
+const july: BusinessDayCount | undefined = ds.countBusinessDays('US', '2026-07-01', '2026-07-31');
+const t2 = performance.now();
+let openDays = 0;
+for (let i = 0; i < 100_000; i++) if (ds.isBusinessDay('US', '2026-01-20')) openDays++;
+const isBusinessDayNs = ((performance.now() - t2) * 1e6) / 100_000;
 
 const pick = (h: Holiday) => ({ date: h.date, name: h.name, type: h.type, closes: h.closes });
 const jp: Country | undefined = ds.getCountry('jp');
@@ -75,7 +94,30 @@ console.log(JSON.stringify({
   ca: ca?.holidays.map(pick),
   caLower: ds.getCalendar('us-ca', 2026) === ca,
   jp2026: ds.getCalendar('JP', 2026)?.holidays.map(pick),
-  outOfRange: [ds.getCalendar('US-CA', 1999), ds.getCalendar('US-CA', 2046), ds.getCalendar('US-CA', 2026.5), ds.getCalendar('US-CA', Number.NaN)],
+  outOfRange: [ds.getCalendar('US-CA', ${FIRST_YEAR - 1}), ds.getCalendar('US-CA', ${LAST_YEAR + 1}), ds.getCalendar('US-CA', 2026.5), ds.getCalendar('US-CA', Number.NaN)],
+  business: {
+    mlk: ds.isBusinessDay('US', '2026-01-19'),
+    dayAfter: ds.isBusinessDay('us', '2026-01-20'),
+    openDays,
+    isBusinessDayNs,
+    usGov: usGov && { open: usGov.is_business_day, reason: usGov.reason, holiday: usGov.holiday?.name, next: usGov.next_business_day },
+    usBank: ds.checkDate('US', '2026-07-03', 'banking')?.is_business_day,
+    add: ds.addBusinessDays('US', '2026-01-15', 10)?.result,
+    subtract: ds.subtractBusinessDays('US', '2026-01-20', 1)?.result,
+    july: july && [july.business_days, july.weekend_days, july.holidays, july.holiday_list.map((h) => h.date)],
+    next: ds.nextBusinessDay('GB-SCT', '2026-12-24')?.next,
+    cnWorking: ds.checkDate('CN', '2025-01-26')?.working_day?.for_holiday,
+    cnOpen: ds.isBusinessDay('CN', '2025-01-26'),
+    cnWorkingDays: ds.getWorkingDays('CN', 2025)?.map((w) => w.date),
+    cnBasis: ds.getBasis('CN', 2025),
+    jpBank: ds.getHolidays('JP', 2026, 'banking')?.filter((h) => h.type === 'bank').map((h) => h.date),
+    jpAll: ds.getHolidays('JP', 2026)?.length === ds.getCalendar('JP', 2026)?.holidays.length,
+    bad: [ds.isBusinessDay('US', '2026-02-30'), ds.isBusinessDay('US', '${FIRST_YEAR - 1}-12-31'), ds.isBusinessDay('US', '${LAST_YEAR + 1}-01-01'),
+      ds.isBusinessDay('XX', '2026-01-20'), ds.isBusinessDay('US', '2026-1-20'), ds.checkDate('US', '2026-01-20', 'weekend' as DayType),
+      ds.addBusinessDays('US', '2026-01-15', 0), ds.addBusinessDays('US', '2026-01-15', 1.5), ds.addBusinessDays('US', '${LAST_YEAR}-12-30', 10),
+      ds.subtractBusinessDays('US', '${FIRST_YEAR}-01-03', 10), ds.countBusinessDays('US', '2026-02-01', '2026-01-31'),
+      ds.nextBusinessDay('US', '${LAST_YEAR}-12-31'), ds.getHolidays('US', ${LAST_YEAR + 1}), ds.getBasis('US', ${FIRST_YEAR - 1})].map((x) => x ?? null),
+  },
   location: ds.getLocation('US-CA'),
   locations: ds.listLocations().length,
   countries: ds.listCountries().length,
@@ -88,7 +130,7 @@ console.log(JSON.stringify({
   nyJuly: ny('2026-07-01T12:00:00Z'),
   nyJanuary: ny('2026-01-15T12:00:00Z'),
   nyEdges: ['2026-03-08T06:59:59Z', '2026-03-08T07:00:00Z', '2026-11-01T05:59:59Z', '2026-11-01T06:00:00Z'].map((at) => ny(at)?.offset_minutes),
-  nyOutside: [ny('1999-12-31T23:59:59Z') ?? null, ny('2046-01-01T00:00:00Z') ?? null, ds.getOffset('America/New_York', Number.NaN) ?? null],
+  nyOutside: [ds.getOffset('America/New_York', Date.parse('${nyWindow.start}') - 1) ?? null, ny('${nyWindow.end}') ?? null, ds.getOffset('America/New_York', Number.NaN) ?? null],
   aliases: ['US/Eastern', 'Asia/Calcutta', 'america/new_york', 'ASIA/KOLKATA'].map((id) => ds.getTimezone(id)?.id),
   tricks: tricks.flatMap((s) => [ds.getCalendar(s, 2026), ds.getLocation(s), ds.getTravel(s), ds.getTimezone(s), ds.getCountry(s), ds.getOffset(s, 0)]).filter((x) => x !== undefined).length,
   junk: junk.flatMap((s) => [ds.getCalendar(s, 2026), ds.getLocation(s), ds.getTravel(s), ds.getTimezone(s), ds.getCountry(s)]).filter((x) => x !== undefined).length,
@@ -108,9 +150,10 @@ describe('@refdata/dataset package', () => {
   let tarball = '';
   let entries: string[] = [];
   let result: any;
+  let installSeconds = 0;
 
   beforeAll(async () => {
-    const pack = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'pack-dataset.ts'), '--out', out], ROOT);
+    const pack = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'pack-dataset.ts'), '--data', DATA_DIR, '--out', out], ROOT);
     tarball = join(out, readdirSync(out).find((f) => f.endsWith('.tgz'))!);
     entries = (await run('tar', ['-tzf', tarball], work)).stdout.split('\n').filter(Boolean);
 
@@ -118,6 +161,7 @@ describe('@refdata/dataset package', () => {
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'downstream', private: true, type: 'module' }));
     // No dependencies, so no registry: --offline proves it, and a private cache leaves ~/.npm alone.
     const install = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-update-notifier', '--ignore-scripts', '--cache', join(work, 'npm-cache'), tarball], app);
+    installSeconds = install.seconds;
 
     writeFileSync(join(app, 'consumer.ts'), CONSUMER);
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
@@ -129,18 +173,27 @@ describe('@refdata/dataset package', () => {
     result = JSON.parse((await run(process.execPath, [join(app, 'dist', 'consumer.js')], app)).stdout);
 
     console.log(`${pack.stdout.trim()}\n  test: pack ${pack.seconds.toFixed(1)} s, npm install ${install.seconds.toFixed(1)} s, ` +
-      `import ${result.importMs.toFixed(1)} ms, first getCalendar ${result.firstCalendarMs.toFixed(1)} ms`);
+      `import ${result.importMs.toFixed(1)} ms, first getCalendar ${result.firstCalendarMs.toFixed(1)} ms, ` +
+      `isBusinessDay ${result.business.isBusinessDayNs.toFixed(0)} ns per call`);
   }, LONG);
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+  it('installs offline in seconds: a handful of files per area', () => {
+    expect(installSeconds).toBeLessThan(MAX_INSTALL_SECONDS);
+    expect(entries.length).toBeLessThan(60); // 39 today: 10 data files, the reader and lib files (.js and .d.ts), licenses
+    const installed = readdirSync(join(app, 'node_modules', '@refdata', 'dataset'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    expect(installed.length).toBe(entries.length);
+  });
+
   it('ships the data, attribution, licenses, reader and types', () => {
     for (const f of ['package/package.json', 'package/README.md', 'package/LICENSE', 'package/LICENSE-date-holidays',
-      'package/index.js', 'package/index.d.ts', 'package/schema-types.d.ts', 'package/data/attribution.json', 'package/data/manifest.json']) {
+      'package/index.js', 'package/index.d.ts', 'package/schema-types.d.ts', 'package/location-calendar.js', 'package/business-answers.js']) {
       expect(entries).toContain(f);
     }
-    const data = entries.filter((e) => e.startsWith('package/data/'));
-    expect(data.length).toBe(Object.keys(manifest.files).length + 1); // + manifest.json itself
+    const data = entries.filter((e) => e.startsWith('package/data/')).sort();
+    expect(data).toEqual(['attribution.json', 'business-days/index.json', 'business-days/locations.bin', 'business-days/locations.json',
+      'countries/index.json', 'manifest.json', 'timezones/index.json', 'timezones/zones.json', 'travel/destinations.json', 'travel/index.json'].map((f) => `package/data/${f}`));
     expect(entries.filter((e) => /\.ts$/.test(e) && !e.endsWith('.d.ts'))).toEqual([]); // no sources
     const pkg = JSON.parse(readFileSync(join(app, 'node_modules', '@refdata', 'dataset', 'package.json'), 'utf8'));
     expect(pkg.version).toBe(`0.1.0-data-${manifest.version}`);
@@ -178,6 +231,88 @@ describe('@refdata/dataset package', () => {
     expect(result.outOfRange).toEqual([null, null, null, null]); // undefined prints as null in JSON arrays
     expect(result.location).toMatchObject({ location: 'US-CA', parent: 'US', timezone: 'America/Los_Angeles' });
   });
+
+  it('answers the business-day questions', () => {
+    const b = result.business;
+    // OPM federal holidays 2026: Martin Luther King Jr. Day, Monday January 19; Independence Day observed Friday July 3.
+    // https://www.opm.gov/policy-data-oversight/pay-leave/federal-holidays/
+    expect([b.mlk, b.dayAfter, b.openDays]).toEqual([false, true, 100_000]);
+    expect(b.usGov).toEqual({ open: false, reason: 'holiday', holiday: 'Independence Day (substitute day)', next: '2026-07-06' });
+    // Federal Reserve: "For holidays falling on Saturday, Federal Reserve Banks and Branches will be open the preceding Friday".
+    // https://www.frbservices.org/about/holiday-schedules
+    expect(b.usBank).toBe(true);
+    expect([b.add, b.subtract]).toEqual(['2026-01-30', '2026-01-16']);
+    // July 2026: 23 weekdays, Friday July 3 closed; Saturday July 4 is a weekend day.
+    expect(b.july).toEqual([22, 8, 1, ['2026-07-03', '2026-07-04']]);
+    // gov.uk bank holidays, Scotland 2026: Christmas Day Friday 25 December, Boxing Day (substitute day) Monday 28 December.
+    // https://www.gov.uk/bank-holidays
+    expect(b.next).toBe('2026-12-29');
+    // State Council notice on the 2025 holidays (国办发明电〔2024〕12号): 1月26日（周日）、2月8日（周六）、4月27日（周日）、
+    // 9月28日（周日）、10月11日（周六）上班. https://www.gov.cn/zhengce/content/202411/content_6986383.htm
+    expect(b.cnWorkingDays).toEqual(['2025-01-26', '2025-02-08', '2025-04-27', '2025-09-28', '2025-10-11']);
+    expect([b.cnWorking, b.cnOpen, b.cnBasis]).toEqual(['Spring Festival', true, 'official']);
+    // Banks close 2-3 January and 31 December (Banking Act enforcement order, art. 5). https://laws.e-gov.go.jp/law/357CO0000000040
+    expect(b.jpBank).toEqual(['2026-01-02', '2026-01-03', '2026-12-31']);
+    expect(b.jpAll).toBe(true);
+    expect(b.bad).toEqual(b.bad.map(() => null));
+  });
+
+  it('answers 10,000 random business-day questions exactly as the API does', async () => {
+    const ds = await import(pathToFileURL(join(app, 'node_modules', '@refdata', 'dataset', 'index.js')).href);
+    const api = appAt();
+    const locations: string[] = ds.listLocations().map((l: { location: string }) => l.location);
+    const { start: first, end: last } = JSON.parse(readFileSync(join(DATA_DIR, 'v1', 'business-days', 'index.json'), 'utf8')).range;
+    const day0 = Date.parse(`${first}T00:00:00Z`) / 86_400_000;
+    const span = Date.parse(`${last}T00:00:00Z`) / 86_400_000 - day0 + 1;
+    const date = (offset: number) => new Date((day0 + Math.min(offset, span - 1)) * 86_400_000).toISOString().slice(0, 10);
+
+    // mulberry32, seeded: the same 10,000 questions on every run.
+    let seed = 0x13_2026;
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+    };
+    const int = (n: number) => Math.floor(random() * n);
+    const ops = ['check', 'add', 'subtract', 'count', 'next'] as const;
+    const types = ['business', 'banking', 'government'] as const;
+    const questions = Array.from({ length: 10_000 }, () => {
+      const location = locations[int(locations.length)];
+      const op = ops[int(ops.length)];
+      const type = types[int(types.length)];
+      const start = int(span);
+      // Mostly near, sometimes far: 10,000 days reaches past the range's end from most starts.
+      const days = [1 + int(10), 1 + int(400), 1 + int(10_000)][int(3)];
+      const length = [int(40), int(3_660)][int(2)];
+      return { location, op, type, a: date(start), b: date(start + length), days };
+    });
+    // Grouped by location so each is loaded once on either side; the order of questions within a location stays random.
+    questions.sort((x, y) => (x.location < y.location ? -1 : x.location > y.location ? 1 : 0));
+
+    const tally: Record<string, number> = { answered: 0, out_of_range: 0 };
+    const mismatches: unknown[] = [];
+    for (const q of questions) {
+      const loc = int(2) === 0 ? q.location : q.location.toLowerCase();
+      const base = `/v1/business-days/${loc}`;
+      const [path, mine] = {
+        check: () => [`${base}?date=${q.a}&type=${q.type}`, ds.checkDate(loc, q.a, q.type)],
+        add: () => [`${base}/add?start=${q.a}&days=${q.days}&type=${q.type}`, ds.addBusinessDays(loc, q.a, q.days, q.type)],
+        subtract: () => [`${base}/subtract?start=${q.a}&days=${q.days}&type=${q.type}`, ds.subtractBusinessDays(loc, q.a, q.days, q.type)],
+        count: () => [`${base}/count?start=${q.a}&end=${q.b}&type=${q.type}`, ds.countBusinessDays(loc, q.a, q.b, q.type)],
+        next: () => [`${base}/next?from=${q.a}&type=${q.type}`, ds.nextBusinessDay(loc, q.a, q.type)],
+      }[q.op]();
+      const { status, body } = await getJson(api, path);
+      const theirs = status === 200 ? body : status === 400 && body.error.code === 'out_of_range' ? undefined : { status, body };
+      tally[theirs === undefined ? 'out_of_range' : 'answered']++;
+      const same = JSON.stringify(mine) === JSON.stringify(theirs) && (q.op !== 'check' || ds.isBusinessDay(loc, q.a, q.type) === body.is_business_day);
+      if (!same && mismatches.length < 5) mismatches.push({ path, api: theirs, package: mine });
+    }
+    console.log(`differential: ${questions.length} questions over ${new Set(questions.map((q) => q.location)).size} locations, ` +
+      `${tally.answered} answered, ${tally.out_of_range} out of range on both sides, ${mismatches.length} mismatches`);
+    expect(mismatches).toEqual([]);
+    expect(tally.answered).toBeGreaterThan(9_000);
+  }, LONG);
 
   it('reads countries and travel facts', () => {
     // ITU-T E.164 assigned country codes: Japan 81. https://www.itu.int/pub/T-SP-E.164D

@@ -3,20 +3,13 @@
  * Every parameter is checked before use; every failure is an ApiError.
  */
 import { Hono, type Context } from 'hono';
-import {
-  addBusinessDays,
-  countBusinessDays,
-  isBusinessDay,
-  nextBusinessDay,
-  previousBusinessDay,
-  subtractBusinessDays,
-} from '../../lib/business-calendar.js';
+import { checkAnswer, countJson, nextAnswer, shiftAnswer } from '../../lib/business-answers.js';
+import { DAY_TYPES, type DayType, type LocationCalendar } from '../../lib/location-calendar.js';
 import { formatDate, parseDate } from '../../lib/plain-date.js';
-import type { BusinessDayCheck, BusinessDayCount, BusinessDayNext, BusinessDayShift, Holiday } from '../../lib/schema-types.js';
 import { answer, answerJson } from '../answer-headers.js';
 import { badRequest, notFound } from '../errors.js';
 import { single, type Query } from '../query.js';
-import { DAY_TYPES, isRelevant, type DatasetStore, type DayType, type LocationCalendar } from '../store.js';
+import type { DatasetStore } from '../store.js';
 
 /** Largest `days` accepted by add and subtract. */
 export const MAX_DAYS = 10_000;
@@ -84,34 +77,10 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     throw badRequest('out_of_range', `${what} lies outside the served range ${rangeText}`);
   }
 
-  function pickHoliday(list: Holiday[], type: DayType): Holiday | null {
-    return list.find((h) => h.closes.includes(type)) ?? list.find((h) => isRelevant(h, type)) ?? list[0] ?? null;
-  }
-
   app.get('/:location', (c) => {
     const { code, cal, q } = resolveLocation(c);
     const type = dayType(q);
-    const day = dateParam(q, 'date', code, true);
-    const bc = cal.calendar(type);
-    const open = isBusinessDay(bc, day);
-    const body: BusinessDayCheck = {
-      date: formatDate(day),
-      location: code,
-      type,
-      is_business_day: open,
-      workweek: cal.workweekOn(day),
-      holiday: pickHoliday(cal.holidaysOn(day), type),
-      working_day: cal.workingDayOn(day),
-      basis: cal.basisBetween(day, day),
-    };
-    if (!open) {
-      body.reason = isBusinessDay(cal.workday, day) ? 'holiday' : 'weekend';
-      const next = nextBusinessDay(bc, day);
-      const prev = previousBusinessDay(bc, day);
-      if (next !== undefined) body.next_business_day = formatDate(next);
-      if (prev !== undefined) body.prev_business_day = formatDate(prev);
-    }
-    return answerJson(c, body);
+    return answerJson(c, checkAnswer(cal, type, dateParam(q, 'date', code, true)));
   });
 
   const shift = (direction: 1 | -1) => (c: Context) => {
@@ -119,18 +88,8 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     const type = dayType(q);
     const start = dateParam(q, 'start', code, true);
     const days = daysParam(q);
-    const bc = cal.calendar(type);
-    const result = direction === 1 ? addBusinessDays(bc, start, days) : subtractBusinessDays(bc, start, days);
-    if (result === undefined) beyondRange(`The result of ${direction === 1 ? 'adding' : 'subtracting'} ${days} business days`);
-    const body: BusinessDayShift = {
-      start: formatDate(start),
-      days,
-      result: formatDate(result),
-      location: code,
-      type,
-      workweek: cal.workweekOn(result),
-      basis: cal.basisBetween(Math.min(start, result), Math.max(start, result)),
-    };
+    const body = shiftAnswer(cal, type, start, days, direction);
+    if (body === undefined) beyondRange(`The result of ${direction === 1 ? 'adding' : 'subtracting'} ${days} business days`);
     return answerJson(c, body);
   };
   app.get('/:location/add', shift(1));
@@ -144,38 +103,15 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     if (end < start) throw badRequest('invalid_range', `end ${formatDate(end)} is before start ${formatDate(start)}`, 'end');
     const total = end - start + 1;
     if (total > MAX_COUNT_DAYS) throw badRequest('range_too_large', `count covers at most ${MAX_COUNT_DAYS} days; this range has ${total}`, 'end');
-    const business = countBusinessDays(cal.calendar(type), start, end);
-    const workdays = countBusinessDays(cal.workday, start, end);
-    const workingDays = cal.workingDaysBetween(start, end, type);
-    // The body is assembled around holiday texts serialised once at load time.
-    const counts: Omit<BusinessDayCount, 'holiday_list' | 'working_day_list' | 'location' | 'type' | 'workweek' | 'basis'> = {
-      start: formatDate(start),
-      end: formatDate(end),
-      total_days: total,
-      business_days: business,
-      weekend_days: total - workdays,
-      // business = workdays - holidays + working weekend days
-      holidays: workdays - business + workingDays.length,
-      working_weekend_days: workingDays.length,
-    };
-    const tail: Pick<BusinessDayCount, 'working_day_list' | 'location' | 'type' | 'workweek' | 'basis'> = {
-      working_day_list: workingDays,
-      location: code,
-      type,
-      workweek: cal.workweekOn(end),
-      basis: cal.basisBetween(start, end),
-    };
-    const text = `${JSON.stringify(counts).slice(0, -1)},"holiday_list":[${cal.holidayJsonBetween(start, end, type).join(',')}],${JSON.stringify(tail).slice(1)}`;
-    return answer(c, text);
+    return answer(c, countJson(cal, type, start, end));
   });
 
   app.get('/:location/next', (c) => {
     const { code, cal, q } = resolveLocation(c);
     const type = dayType(q);
     const from = dateParam(q, 'from', code, true);
-    const next = nextBusinessDay(cal.calendar(type), from);
-    if (next === undefined) beyondRange(`The next business day after ${formatDate(from)}`);
-    const body: BusinessDayNext = { from: formatDate(from), next: formatDate(next), days_until: next - from, location: code, type, basis: cal.basisBetween(from, next) };
+    const body = nextAnswer(cal, type, from);
+    if (body === undefined) beyondRange(`The next business day after ${formatDate(from)}`);
     return answerJson(c, body);
   });
 

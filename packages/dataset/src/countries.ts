@@ -1,10 +1,12 @@
 /**
- * ISO 3166-1 countries and territories (data/countries/).
+ * ISO 3166-1 countries and territories (data/countries/index.json, one file).
  */
-import { readJson, readJsonIfExists } from './read-json.js';
+import { once, readJson } from './read-json.js';
 import type { CountriesIndex, Country } from './schema-types.js';
 
 const CODE_RE = /^[A-Za-z]{2}$/;
+
+const byCode = once(() => new Map(listCountries().map((c) => [c.code, c])));
 
 /**
  * Every country, sorted by code (one 470 kB file, read on first call).
@@ -20,5 +22,5 @@ export function listCountries(): Country[] {
  */
 export function getCountry(code: string): Country | undefined {
   if (typeof code !== 'string' || !CODE_RE.test(code)) return undefined;
-  return readJsonIfExists<Country>(`countries/${code.toUpperCase()}.json`);
+  return byCode().get(code.toUpperCase());
 }

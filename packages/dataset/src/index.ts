@@ -1,17 +1,32 @@
 /**
- * @refdata/dataset: the refdata dataset as static JSON files under data/,
- * with a synchronous reader. Every lookup validates its argument before a
- * path is built, answers undefined for anything unknown, and caches what it
- * read. Answers are frozen and shared: copy one before changing it.
- * ./schema-types.js is lib/schema-types.ts (generated from schemas/), which
- * scripts/pack-dataset.ts compiles in beside this file.
+ * @refdata/dataset: the refdata dataset as a handful of files under data/,
+ * with a synchronous reader and the business-day arithmetic of the API.
+ * Every lookup validates its argument, answers undefined for anything
+ * unknown, and caches what it read. Documents are frozen and shared: copy one
+ * before changing it. ./schema-types.js (generated from schemas/) and the
+ * calendar model are lib/ files, which scripts/pack-dataset.ts compiles in
+ * beside this file.
  */
 import { readFileSync } from 'node:fs';
 import { lazyDocument, readJson } from './read-json.js';
 import type { Attribution, Manifest } from './schema-types.js';
 
 export type * from './schema-types.js';
-export { getCalendar, getLocation, listLocations } from './business-days.js';
+export {
+  addBusinessDays,
+  checkDate,
+  countBusinessDays,
+  getBasis,
+  getCalendar,
+  getHolidays,
+  getLocation,
+  getWorkingDays,
+  isBusinessDay,
+  listLocations,
+  nextBusinessDay,
+  subtractBusinessDays,
+  type DayType,
+} from './business-days.js';
 export { getCountry, listCountries } from './countries.js';
 export { getOffset, getTimezone, type OffsetAt } from './timezones.js';
 export { getTravel } from './travel.js';

@@ -3,35 +3,38 @@
  * frozen: answers are shared between callers, so one caller mutating its
  * answer must not change the next caller's.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { brotliDecompressSync } from 'node:zlib';
 
 const DATA = new URL('./data/', import.meta.url);
 
-/** Year files are many and small; past this many documents the cache starts over, so memory stays bounded. */
-const MAX_CACHED = 5_000;
 const cache = new Map<string, unknown>();
 
-/** The URL of a file inside data/; throws for any path that would leave it (callers validate first, this is the backstop). */
+/** The URL of a file inside data/; throws for any path that would leave it (paths are constants, this is the backstop). */
 function dataUrl(path: string): URL {
   const url = new URL(path, DATA);
   if (!url.href.startsWith(DATA.href)) throw new Error(`refusing to read outside data/: ${path}`);
   return url;
 }
 
-/** The parsed, frozen document at `path` (relative to data/), cached. */
+/** The parsed, frozen document at `path` (relative to data/), cached: the package ships a handful of files. */
 export function readJson<T>(path: string): T {
   let doc = cache.get(path);
   if (doc === undefined) {
     doc = deepFreeze(JSON.parse(readFileSync(dataUrl(path), 'utf8')));
-    if (cache.size >= MAX_CACHED) cache.clear();
     cache.set(path, doc);
   }
   return doc as T;
 }
 
-/** Like readJson, but undefined when the file does not exist. */
-export function readJsonIfExists<T>(path: string): T | undefined {
-  return cache.has(path) || existsSync(dataUrl(path)) ? readJson<T>(path) : undefined;
+/** The raw bytes of a file inside data/. */
+export function readBytes(path: string): Buffer {
+  return readFileSync(dataUrl(path));
+}
+
+/** A brotli-compressed JSON document (a slice of a packed file), parsed and frozen; not cached here. */
+export function parseBrotliJson<T>(bytes: Uint8Array): T {
+  return deepFreeze(JSON.parse(brotliDecompressSync(bytes).toString('utf8'))) as T;
 }
 
 export function deepFreeze<T>(value: T): T {

@@ -1,6 +1,7 @@
 /**
- * IANA time zones (data/timezones/): a zone's document, and the offset in
- * force at an instant, from the zone's initial state and its transitions.
+ * IANA time zones (data/timezones/index.json and data/timezones/zones.json):
+ * a zone's document, and the offset in force at an instant, from the zone's
+ * initial state and its transitions.
  */
 import { once, readJson } from './read-json.js';
 import type { TimezonesIndex, TimezoneZone, ZoneState, ZoneTransition } from './schema-types.js';
@@ -19,6 +20,9 @@ const lookup = once(() => {
   return map;
 });
 
+/** Every zone's document by canonical id (dist-data's timezones/zones/{id}.json files, in one file). */
+const zones = once(() => new Map(Object.entries(readJson<Record<string, TimezoneZone>>('timezones/zones.json'))));
+
 /** Each zone's timeline (lib/zone-timeline, as the API uses), built once per zone document. */
 const timelines = new WeakMap<TimezoneZone, ZoneTimeline>();
 
@@ -29,12 +33,12 @@ const timelines = new WeakMap<TimezoneZone, ZoneTimeline>();
 export function getTimezone(id: string): TimezoneZone | undefined {
   if (typeof id !== 'string' || id.length > 64) return undefined;
   const canonical = lookup().get(id.toLowerCase());
-  return canonical === undefined ? undefined : readJson<TimezoneZone>(`timezones/zones/${canonical}.json`);
+  return canonical === undefined ? undefined : zones().get(canonical);
 }
 
 /**
  * The offset, abbreviation and DST flag in force at an instant; undefined for
- * an unknown zone or an instant outside the dataset's window (2000-2045).
+ * an unknown zone or an instant outside the dataset's window (each zone's `window`).
  * @example getOffset('America/New_York', Date.UTC(2026, 6, 1))?.offset_minutes // -240
  */
 export function getOffset(id: string, at: Date | number): OffsetAt | undefined {

@@ -1,7 +1,8 @@
 /**
- * Travel facts (data/travel/), resolved as GET /v1/travel/{destination}
- * without from and date: a destination's own document, else, for an ISO
- * 3166-2 code, its country's document re-addressed to the region.
+ * Travel facts (data/travel/index.json and data/travel/destinations.json),
+ * resolved as GET /v1/travel/{destination} without from and date: a
+ * destination's own document, else, for an ISO 3166-2 code, its country's
+ * document re-addressed to the region.
  */
 import { deepFreeze, once, readJson } from './read-json.js';
 import type { TravelIndex, TravelInfo } from './schema-types.js';
@@ -13,6 +14,8 @@ const index = once(() => {
   const doc = readJson<TravelIndex>('travel/index.json');
   return { own: new Set(doc.destinations), regions: new Map(Object.entries(doc.regions)) };
 });
+/** Every destination's own document by code (dist-data's travel/{CODE}.json files, in one file). */
+const documents = once(() => new Map(Object.entries(readJson<Record<string, TravelInfo>>('travel/destinations.json'))));
 const regionDocs = new Map<string, TravelInfo>();
 
 /**
@@ -24,12 +27,12 @@ export function getTravel(code: string): TravelInfo | undefined {
   if (typeof code !== 'string' || !CODE_RE.test(code)) return undefined;
   const destination = code.toUpperCase();
   const { own, regions } = index();
-  if (own.has(destination)) return readJson<TravelInfo>(`travel/${destination}.json`);
+  if (own.has(destination)) return documents().get(destination);
   const country = regions.get(destination);
   if (country === undefined || !own.has(country)) return undefined;
   let doc = regionDocs.get(destination);
   if (doc === undefined) {
-    const base = readJson<TravelInfo>(`travel/${country}.json`);
+    const base = documents().get(country)!;
     // The capital's climate station does not describe another region.
     doc = deepFreeze({ ...base, destination, sources: { ...base.sources, climate: null } });
     regionDocs.set(destination, doc); // bounded by the regions map (~5,000 codes)
