@@ -30,6 +30,9 @@ import { emitAstronomyPlaces } from './stages/emit-astronomy-places.js';
 import { emitTimezones } from './stages/emit-timezones.js';
 import { emitManifest } from './stages/emit-manifest.js';
 import { emitReadme } from './stages/emit-readme.js';
+import { dataPackage, emitBulk } from './stages/emit-bulk.js';
+import { emitSqlite } from './stages/emit-sqlite.js';
+import { emitIcs } from './stages/emit-ics.js';
 import type { Attribution } from '../lib/schema-types.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -105,7 +108,7 @@ function attribution(tzdata: string, officialVersions: Record<string, string>): 
 }
 
 /** Writes every file under a staging folder, then swaps it in for outDir/v1. */
-function publish(outDir: string, serialized: Map<string, string>): void {
+function publish(outDir: string, serialized: Map<string, string | Uint8Array>): void {
   const staging = join(outDir, `.staging-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
   const made = new Set<string>();
@@ -227,8 +230,21 @@ export async function build({
   validateFiles(files, ajv);
   bar.tick(files.size);
 
-  const serialized = new Map<string, string>();
+  const serialized = new Map<string, string | Uint8Array>();
   for (const path of [...files.keys()].sort()) serialized.set(path, stableJson(files.get(path)));
+  // iCalendar feeds from the same validated year documents (lib/icalendar.ts, shared with the API).
+  const ics = emitIcs(files);
+  for (const [path, text] of ics) serialized.set(path, text);
+  step(`[ics] ${ics.size} calendar files`);
+
+  // The bulk tables are read from the validated documents above, so they cannot disagree with the JSON files.
+  const bulkStarted = Date.now();
+  const bulk = emitBulk(files);
+  const sqlite = await emitSqlite(bulk.tables);
+  for (const [path, data] of bulk.files) serialized.set(path, data);
+  serialized.set('bulk/refdata.sqlite', sqlite);
+  serialized.set('bulk/datapackage.json', stableJson(dataPackage(bulk.tables, bulk.csv, files.get('attribution.json') as Attribution, sqlite)));
+  step(`[bulk] ${bulk.tables.length} tables, ${bulk.files.size + 2} files in ${((Date.now() - bulkStarted) / 1000).toFixed(1)}s`);
   const counts = {
     locations: locations.length,
     countries: locations.filter((l) => l.loc.target.kind === 'country').length,

@@ -28,9 +28,11 @@ const files = walk(V1).map((p) => relative(V1, p).split('\\').join('/')).sort();
 const manifest = JSON.parse(readFileSync(join(V1, 'manifest.json'), 'utf8'));
 
 describe('dist-data artifacts', () => {
-  it('every file but the README is JSON with a schema and validates against it', () => {
+  it('every file but the README, the bulk tables and the calendar feeds is JSON with a schema and validates against it', () => {
     const ajv = createAjv();
-    const json = files.filter((f) => f !== 'README.md');
+    // bulk/ (CSV, gzip, SQLite and the Data Package descriptor) is checked against its Table Schemas in test/bulk.test.ts.
+    const other = (f: string) => f === 'README.md' || f.startsWith('bulk/') || /^business-days\/[A-Z0-9-]+\/\d{4}\.ics$/.test(f);
+    const json = files.filter((f) => !other(f));
     expect(json.every((f) => f.endsWith('.json'))).toBe(true);
     const docs: [string, unknown][] = json.map((f) => [f, JSON.parse(readFileSync(join(V1, f), 'utf8'))]);
     for (const [f] of docs) expect(schemaFor(f), f).toBeDefined();
@@ -49,7 +51,7 @@ describe('dist-data artifacts', () => {
     expect(listed).toEqual(files.filter((f) => f !== 'manifest.json'));
     for (const f of listed) {
       const bytes = readFileSync(join(V1, f));
-      expect(manifest.files[f].sha256, f).toBe(sha256(bytes.toString('utf8')));
+      expect(manifest.files[f].sha256, f).toBe(sha256(bytes)); // bytes: the gzipped tables and the SQLite file are not text
       expect(manifest.files[f].bytes, f).toBe(bytes.length);
     }
     const version = sha256(listed.map((f) => `${manifest.files[f].sha256}  ${f}\n`).join('')).slice(0, 16);
@@ -86,6 +88,17 @@ describe('dist-data artifacts', () => {
       expect(doc.holidays.every((h: any) => h.date.startsWith(`${doc.year}-`)), f).toBe(true);
       expect([...doc.holidays.map((h: any) => h.date)].sort(), f).toEqual(doc.holidays.map((h: any) => h.date));
     }
+  });
+
+  it('bulk/ holds a CSV per table of datapackage.json, a gzipped copy of those over 64 KiB, and refdata.sqlite', () => {
+    const pkg = JSON.parse(readFileSync(join(V1, 'bulk', 'datapackage.json'), 'utf8')) as { resources: { name: string; path: string; bytes: number; schema?: unknown }[] };
+    const expected = ['bulk/datapackage.json', 'bulk/refdata.sqlite'];
+    for (const r of pkg.resources.filter((x) => x.schema)) {
+      expected.push(`bulk/${r.path}`);
+      if (r.bytes > 64 * 1024) expected.push(`bulk/${r.path}.gz`);
+    }
+    expect(files.filter((f) => f.startsWith('bulk/'))).toEqual(expected.sort());
+    expect(readFileSync(join(V1, 'bulk', 'refdata.sqlite')).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
   });
 
   it('leaves no staging or previous folders behind', () => {

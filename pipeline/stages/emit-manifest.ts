@@ -14,15 +14,16 @@ export function datasetVersion(files: Manifest['files']): string {
   return sha256(Object.entries(files).map(([p, f]) => `${f.sha256}  ${p}\n`).join('')).slice(0, 16);
 }
 
+/** Files are text (hashed as UTF-8) or bytes (the gzipped tables, the SQLite file), hashed as they are. */
 export function emitManifest(
-  serialized: Map<string, string>,
+  serialized: Map<string, string | Uint8Array>,
   sources: Manifest['sources'],
   counts: Manifest['counts'],
 ): Manifest {
   const files: Manifest['files'] = {};
   for (const path of [...serialized.keys()].sort()) {
-    const text = serialized.get(path)!;
-    files[path] = { sha256: sha256(text), bytes: Buffer.byteLength(text) };
+    const data = serialized.get(path)!;
+    files[path] = { sha256: sha256(data), bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength };
   }
   return { dataset: 'refdata', version: datasetVersion(files), sources, counts, files };
 }
