@@ -11,6 +11,7 @@ import { FIRST_DATE, LAST_DATE } from '../lib/astronomy.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../lib/paginate.js';
 import { MAX_URL_LENGTH } from './query.js';
 import { CODE_RE as ASTRONOMY_CODE_RE } from './routes/astronomy.js';
+import { MAX_FEED_YEARS } from './routes/holidays-ics.js';
 import { LOCATION_RE, MAX_COUNT_DAYS, MAX_DAYS } from './routes/business-days.js';
 import { CODE_RE as TRAVEL_CODE_RE } from './routes/travel.js';
 
@@ -137,6 +138,22 @@ function routes(range: { start: string; end: string }): RouteDoc[] {
     { ...bd, path: '/v1/business-days/{location}/count', operationId: 'countBusinessDays', summary: 'Count business days in a range', description: `Business, weekend and holiday days in [start, end], both included, at most ${MAX_COUNT_DAYS} days.`, parameters: [LOCATION, date('start', 'First day (inclusive)', true), date('end', 'Last day (inclusive)', true), TYPE], ok: ref('BusinessDayCount'), errors: [400, 404] },
     { ...bd, path: '/v1/business-days/{location}/next', operationId: 'nextBusinessDay', summary: 'Next business day', description: 'The first business day strictly after `from`.', parameters: [LOCATION, date('from', 'Day to start from'), TYPE], ok: ref('BusinessDayNext'), errors: [400, 404] },
     { ...bd, path: '/v1/business-days/{location}/holidays', operationId: 'listHolidays', summary: 'Holidays of a year', description: 'Every holiday of the location in one calendar year, one row per local date.', parameters: [LOCATION, inQuery('year', `Calendar year, ${range.start.slice(0, 4)} to ${range.end.slice(0, 4)}; default: the current year in the location's time zone.`, { type: 'integer', minimum: Number(range.start.slice(0, 4)), maximum: Number(range.end.slice(0, 4)) })], ok: ref('BusinessDaysYear'), errors: [400, 404] },
+    {
+      ...bd,
+      path: '/v1/business-days/{location}/holidays.ics',
+      operationId: 'getHolidayFeed',
+      summary: 'Holidays as an iCalendar feed',
+      description: `RFC 5545 all-day events for a calendar app to subscribe to: one per holiday and one per working day outside the workweek (CATEGORIES:WORKING-DAY), stable UIDs, at most ${MAX_FEED_YEARS} years. With from_year = to_year and no type, the bytes of the static file business-days/{LOCATION}/{YEAR}.ics.`,
+      parameters: [
+        LOCATION,
+        inQuery('from_year', "First year; default: the current year in the location's time zone.", { type: 'integer', minimum: Number(range.start.slice(0, 4)), maximum: Number(range.end.slice(0, 4)) }),
+        inQuery('to_year', 'Last year (inclusive); default: the year after from_year.', { type: 'integer', minimum: Number(range.start.slice(0, 4)), maximum: Number(range.end.slice(0, 4)) }),
+        inQuery('type', 'Only the days off of this day type (and partial days) and the working days that apply to it; default: every row.', ref('DayType')),
+      ],
+      ok: { type: 'string', description: 'An iCalendar (RFC 5545) document.' },
+      media: 'text/calendar',
+      errors: [400, 404],
+    },
     { path: '/v1/timezones', operationId: 'listTimezones', tag: 'Timezones', area: 'reference', summary: 'List time zones', description: 'Every canonical IANA zone, sorted by id, with the offset in force now.', parameters: PAGE, ok: ref('TimezoneList'), errors: [400] },
     { path: '/v1/timezones/{identifier}', operationId: 'getTimezone', tag: 'Timezones', area: 'reference', summary: 'Look up a time zone', description: 'Aliases answer with their canonical zone.', parameters: [inPath('identifier', 'IANA id, URL-encoded (`America%2FNew_York`); the unencoded form (`America/New_York`) and any letter case are accepted too.', { type: 'string', minLength: 1, maxLength: 64 }, 'America/New_York')], ok: ref('Timezone'), errors: [404] },
     { path: '/v1/countries', operationId: 'listCountries', tag: 'Countries', area: 'reference', summary: 'List countries', description: 'Every ISO 3166-1 country, sorted by code.', parameters: PAGE, ok: ref('CountryList'), errors: [400] },

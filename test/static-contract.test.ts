@@ -69,6 +69,10 @@ function expand(file: string): [string, string][] {
       return locations.flatMap((loc) =>
         read<BusinessDaysLocation>(`business-days/${loc}/index.json`).years.map((y): [string, string] => [`/v1/business-days/${loc}/holidays?year=${y}`, `business-days/${loc}/${y}.json`]),
       );
+    case 'business-days/{LOCATION}/{YEAR}.ics':
+      return locations.flatMap((loc) =>
+        read<BusinessDaysLocation>(`business-days/${loc}/index.json`).years.map((y): [string, string] => [`/v1/business-days/${loc}/holidays.ics?from_year=${y}&to_year=${y}`, `business-days/${loc}/${y}.ics`]),
+      );
     case 'countries/pages/{N}.json': {
       const pages = Math.ceil(countries.length / 50);
       const out: [string, string][] = [['/v1/countries', 'countries/pages/1.json']];
@@ -95,8 +99,8 @@ async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>
 describe('every documented static path answers the API\'s bytes', () => {
   const rows = contractRows();
 
-  it('the README documents the five byte-identical families, and the project README shows the same table', () => {
-    expect(rows.map(([, file]) => file)).toEqual(['business-days/index.json', 'business-days/{LOCATION}/{YEAR}.json', 'countries/pages/{N}.json', 'countries/{CODE}.json', 'travel/{CODE}.json']);
+  it('the README documents the six byte-identical families, and the project README shows the same table', () => {
+    expect(rows.map(([, file]) => file)).toEqual(['business-days/index.json', 'business-days/{LOCATION}/{YEAR}.json', 'business-days/{LOCATION}/{YEAR}.ics', 'countries/pages/{N}.json', 'countries/{CODE}.json', 'travel/{CODE}.json']);
     const block = (text: string) => /<!-- static-contract:start -->[\s\S]*?<!-- static-contract:end -->/.exec(text)?.[0];
     const projectReadme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
     expect(block(projectReadme)).toBe(block(readme));
@@ -111,7 +115,7 @@ describe('every documented static path answers the API\'s bytes', () => {
         const [api, cdn] = await Promise.all([app.request(path, { headers: KEY }), fetch(`${base}/v1/${static_}`)]);
         expect(api.status, path).toBe(200);
         expect(cdn.status, static_).toBe(200);
-        expect(cdn.headers.get('content-type'), static_).toMatch(/^application\/json/);
+        expect(cdn.headers.get('content-type'), static_).toMatch(static_.endsWith('.ics') ? /^text\/calendar/ : /^application\/json/);
         const [a, b] = await Promise.all([api.arrayBuffer(), cdn.arrayBuffer()]);
         if (!Buffer.from(a).equals(Buffer.from(b))) expect.fail(`${path} and ${static_} differ`);
         compared++;
@@ -165,7 +169,7 @@ describe('computed answers agree with the files they are computed from', () => {
 describe('paths are safe on any static host', () => {
   it('plain ASCII that needs no encoding, no dot segments', () => {
     for (const p of paths) {
-      expect(p, p).toMatch(/^[A-Za-z0-9_-]+(\.[a-z]+)?(\/[A-Za-z0-9_-]+(\.[a-z]+)?)*$/);
+      expect(p, p).toMatch(/^[A-Za-z0-9_-]+(\.[a-z]+)?(\/[A-Za-z0-9_-]+(\.[a-z]+){0,2})*$/); // at most two extensions: holidays.csv.gz
       expect(encodeURI(p)).toBe(p);
     }
   });
@@ -201,10 +205,13 @@ describe('every published file is documented', () => {
       /^countries\/index\.json$/, /^countries\/pages\/\d+\.json$/, /^countries\/[A-Z]{2}\.json$/,
       /^travel\/index\.json$/, /^travel\/[A-Z]{2}(-[A-Z0-9]+)?\.json$/, /^travel\/climate\/[A-Z]{2}\.json$/,
       /^astronomy\/places\.json$/,
+      /^bulk\/datapackage\.json$/, /^bulk\/refdata\.sqlite$/, /^bulk\/[a-z_]+\.csv(\.gz)?$/,
+      /^business-days\/[A-Z0-9-]+\/\d{4}\.ics$/,
     ];
     for (const p of paths) expect(families.some((re) => re.test(p)), `${p} is in no documented family`).toBe(true);
     // And the README names each family.
-    for (const name of ['manifest.json', 'attribution.json', 'business-days/{LOCATION}/index.json', 'business-days/{LOCATION}/{YEAR}.json', 'timezones/index.json', 'timezones/zones/{id}.json', 'timezones/pages/{N}.json', 'countries/index.json', 'countries/pages/{N}.json', 'countries/{CODE}.json', 'travel/index.json', 'travel/{CODE}.json', 'travel/climate/{CODE}.json', 'astronomy/places.json']) {
+    for (const name of ['manifest.json', 'attribution.json', 'business-days/{LOCATION}/index.json', 'business-days/{LOCATION}/{YEAR}.json', 'timezones/index.json', 'timezones/zones/{id}.json', 'timezones/pages/{N}.json', 'countries/index.json', 'countries/pages/{N}.json', 'countries/{CODE}.json', 'travel/index.json', 'travel/{CODE}.json', 'travel/climate/{CODE}.json', 'astronomy/places.json',
+      'bulk/datapackage.json', 'bulk/{TABLE}.csv', 'bulk/{TABLE}.csv.gz', 'bulk/refdata.sqlite', 'business-days/{LOCATION}/{YEAR}.ics']) {
       expect(readme, name).toContain(`\`${name}\``);
     }
   });
