@@ -13,7 +13,7 @@ import { compareHolidays, type IngestedLocation } from './ingest-holidays.js';
 
 export interface Correction {
   location: string;
-  action: 'add' | 'remove' | 'rename' | 'observe-sunday-on-monday' | 'add-day-before' | 'not-a-day-off';
+  action: 'add' | 'remove' | 'rename' | 'observe-sunday-on-monday' | 'add-day-before' | 'not-a-day-off' | 'since';
   date: string;
   type: Holiday['type'];
   name: string;
@@ -22,7 +22,7 @@ export interface Correction {
   note: string;
 }
 
-const ACTIONS = new Set(['add', 'remove', 'rename', 'observe-sunday-on-monday', 'add-day-before', 'not-a-day-off']);
+const ACTIONS = new Set(['add', 'remove', 'rename', 'observe-sunday-on-monday', 'add-day-before', 'not-a-day-off', 'since']);
 const HEADER = 'location,action,date,type,name,new_name,source,note';
 
 /** Every *.csv of the folder, in name order (one file per curator: corrections.csv, g20-observances.csv …). */
@@ -52,7 +52,7 @@ export function loadCorrections(csvPath: string): Correction[] {
     if (!ACTIONS.has(r.action)) throw new Error(`${where}: unknown action "${r.action}"`);
     if (!(r.type in CLOSES)) throw new Error(`${where}: bad type "${r.type}"`);
     if (r.date !== '' && parseDate(r.date) === undefined) throw new Error(`${where}: bad date "${r.date}"`);
-    if (r.action === 'add' && r.date === '') throw new Error(`${where}: add needs a date`);
+    if ((r.action === 'add' || r.action === 'since') && r.date === '') throw new Error(`${where}: ${r.action} needs a date`);
     if ((r.action === 'rename' || r.action === 'add-day-before') && !r.new_name) throw new Error(`${where}: ${r.action} needs new_name`);
     if (!/^https?:\/\//.test(r.source)) throw new Error(`${where}: every correction needs a source URL`);
   });
@@ -79,6 +79,12 @@ function newHoliday(date: string, name: string, type: Holiday['type'], observedF
 
 /** Applies one correction in place; returns how many rows it touched. */
 function applyOne(holidays: Holiday[], c: Correction): number {
+  if (c.action === 'since') {
+    // A holiday introduced on `date`: date-holidays projects its rule backwards; drop the rows before.
+    const before = holidays.filter((h) => h.name === c.name && h.date < c.date);
+    for (const h of before) holidays.splice(holidays.indexOf(h), 1);
+    return before.length;
+  }
   const matches = holidays.filter((h) => h.name === c.name && (c.date === '' || h.date === c.date));
   switch (c.action) {
     case 'add':
