@@ -5,25 +5,14 @@
  * log and /healthz. No key ever appears in a log line.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeKeys } from './helpers.js';
+import { makeKeys, freePort } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const logs: string[] = [];
 const children = new Set<ChildProcess>();
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 async function waitFor(url: string, ms = 30_000): Promise<void> {
   const until = Date.now() + ms;

@@ -11,11 +11,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATA_DIR, makeKeys } from './helpers.js';
+import { DATA_DIR, makeKeys, freePort } from './helpers.js';
 import { assertMatchesSchema } from './schemas.js';
 
 const ROOT = process.env.HARDENING_SERVER_ROOT ?? join(import.meta.dirname, '..');
@@ -25,16 +25,6 @@ const logs: string[] = [];
 let server: ChildProcess;
 let port: number;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 beforeAll(async () => {
   port = await freePort();

@@ -15,12 +15,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKey, hashKey } from '../server/access/keys.js';
-import { DATA_DIR, makeKeys } from './helpers.js';
+import { DATA_DIR, makeKeys, freePort } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const children = new Set<ChildProcess>();
@@ -37,16 +36,6 @@ function tempDir(): string {
   return dir;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -8,27 +8,17 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REDIS_TIMEOUT_MS, redisTimeoutMs } from '../server/access/limiter.js';
-import { makeKeys } from './helpers.js';
+import { makeKeys, freePort } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const logs = new Map<string, string[]>();
 const children = new Set<ChildProcess>();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 function track(child: ChildProcess, name: string): ChildProcess {
   children.add(child);

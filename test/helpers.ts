@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../server/app.js';
@@ -61,4 +62,16 @@ export function appAt(now = new Date('2026-11-21T12:00:00Z')) {
 export async function getJson(app: ReturnType<typeof appAt>, path: string, key: string | null = sharedKeys().keys.growth) {
   const res = await app.request(path, key === null ? undefined : { headers: { 'x-api-key': key } });
   return { status: res.status, body: (await res.json()) as any, headers: res.headers };
+}
+
+/** A free TCP port on loopback, for a child server process. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
 }
