@@ -4,80 +4,28 @@
  * when Redis dies the service keeps answering (fail open) and says so in its
  * log and /healthz. No key ever appears in a log line.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeKeys, freePort } from './helpers.js';
+import { makeKeys } from './helpers.js';
+import { Processes } from './processes.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const logs: string[] = [];
-const children = new Set<ChildProcess>();
-
-
-async function waitFor(url: string, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
-}
-
-function track(child: ChildProcess, name: string): ChildProcess {
-  children.add(child);
-  child.stdout?.on('data', (d) => logs.push(`${name}: ${d}`));
-  child.stderr?.on('data', (d) => logs.push(`${name}: ${d}`));
-  child.on('exit', () => children.delete(child));
-  return child;
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
+const procs = new Processes();
+const stop = (child: ChildProcess) => procs.stop(child);
 
 let redis: ChildProcess;
 let redisUrl: string;
 const { file, keys } = makeKeys();
 
-async function instance(name: string): Promise<{ base: string; proc: ChildProcess }> {
-  const port = await freePort();
-  const proc = track(
-    spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', API_KEYS_FILE: file, REDIS_URL: redisUrl, PLAN_LIMITS: '{"free":{"burst":1000}}' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-    name,
-  );
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/healthz`);
-  return { base, proc };
-}
+const instance = (name: string) => procs.server(name, { API_KEYS_FILE: file, REDIS_URL: redisUrl, PLAN_LIMITS: '{"free":{"burst":1000}}' });
 
 const call = (base: string, key: string, path = '/v1/timezones/Asia%2FTokyo') => fetch(base + path, { headers: { 'x-api-key': key } });
 
 beforeAll(async () => {
-  const port = await freePort();
-  redisUrl = `redis://127.0.0.1:${port}`;
-  redis = track(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }), 'redis');
-  redis.on('error', (err) => logs.push(`redis-server could not start (is Debian's redis-server installed? .ci/run installs it): ${err.message}`));
-  const until = Date.now() + 10_000;
-  while (!logs.some((l) => l.includes('Ready to accept connections'))) {
-    if (Date.now() > until || redis.exitCode !== null) throw new Error(`redis-server did not start:\n${logs.join('')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  ({ url: redisUrl, proc: redis } = await procs.redis());
 }, 30_000);
 
 afterAll(async () => {
-  await Promise.all([...children].map(stop));
+  await procs.stopAll();
 });
 
 describe('quota shared through Redis', () => {
@@ -112,12 +60,12 @@ describe('quota shared through Redis', () => {
       expect(res.headers.get('ratelimit-limit')).toBe('100000');
     }
     expect(await (await fetch(`${d.base}/healthz`)).json()).toMatchObject({ status: 'degraded', limits: { store: 'redis', reachable: false, on_store_failure: 'open' } });
-    expect(logs.join('')).toMatch(/redis unreachable, limits degraded/);
+    expect(procs.allLogs()).toMatch(/redis unreachable, limits degraded/);
     await stop(d.proc);
   }, 60_000);
 
   it('no key appears in any log line', () => {
-    const all = logs.join('');
+    const all = procs.allLogs();
     expect(all.length).toBeGreaterThan(0);
     for (const key of Object.values(keys)) expect(all).not.toContain(key);
   });

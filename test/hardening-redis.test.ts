@@ -6,71 +6,27 @@
  * the hang and the recovery are each logged once. Also: a client that sends
  * its request and half-closes the socket still gets its whole answer.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REDIS_TIMEOUT_MS, redisTimeoutMs } from '../server/access/limiter.js';
-import { makeKeys, freePort } from './helpers.js';
+import { makeKeys } from './helpers.js';
+import { Processes } from './processes.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const logs = new Map<string, string[]>();
-const children = new Set<ChildProcess>();
+const procs = new Processes();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-
-function track(child: ChildProcess, name: string): ChildProcess {
-  children.add(child);
-  logs.set(name, []);
-  child.stdout?.on('data', (d) => logs.get(name)!.push(String(d)));
-  child.stderr?.on('data', (d) => logs.get(name)!.push(String(d)));
-  child.on('exit', () => children.delete(child));
-  return child;
-}
-
-const logOf = (name: string) => (logs.get(name) ?? []).join('');
+const logOf = (name: string) => procs.logOf(name);
 const count = (text: string, re: RegExp) => (text.match(new RegExp(re, 'g')) ?? []).length;
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGCONT'); // a stopped process would hold SIGTERM until continued
-    child.kill('SIGTERM');
-  });
-}
-
-async function waitFor(url: string, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await sleep(100);
-  }
-  throw new Error(`${url} did not answer`);
-}
 
 let redis: ChildProcess;
 let redisUrl: string;
 const { file, keys } = makeKeys();
 
 async function instance(name: string): Promise<string> {
-  const port = await freePort();
-  track(
-    spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
-      cwd: ROOT,
-      // Bursts out of the way: this test is about waiting, not about refusing.
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', API_KEYS_FILE: file, REDIS_URL: redisUrl, PLAN_LIMITS: '{"pro":{"burst":100000}}' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-    name,
-  );
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/healthz`);
+  // Bursts out of the way: this test is about waiting, not about refusing.
+  const { base } = await procs.server(name, { API_KEYS_FILE: file, REDIS_URL: redisUrl, PLAN_LIMITS: '{"pro":{"burst":100000}}' });
   return base;
 }
 
@@ -103,19 +59,11 @@ function halfClosed(port: number, request: string): Promise<string> {
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
 beforeAll(async () => {
-  const port = await freePort();
-  redisUrl = `redis://127.0.0.1:${port}`;
-  redis = track(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }), 'redis');
-  redis.on('error', (err) => logs.get('redis')!.push(`redis-server could not start (is Debian's redis-server installed? .ci/run installs it): ${err.message}`));
-  const until = Date.now() + 10_000;
-  while (!logOf('redis').includes('Ready to accept connections')) {
-    if (Date.now() > until || redis.exitCode !== null) throw new Error(`redis-server did not start:\n${logOf('redis')}`);
-    await sleep(50);
-  }
+  ({ url: redisUrl, proc: redis } = await procs.redis());
 }, 30_000);
 
 afterAll(async () => {
-  await Promise.all([...children].map(stop));
+  await procs.stopAll();
   rmSync(dirname(file), { recursive: true, force: true });
 });
 
@@ -184,7 +132,7 @@ describe('a hung Redis', () => {
   });
 
   it('no key appears in any log line', () => {
-    const all = [...logs.values()].flat().join('');
+    const all = procs.allLogs();
     for (const key of Object.values(keys)) expect(all).not.toContain(key);
   });
 });
