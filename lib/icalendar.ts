@@ -12,9 +12,9 @@
  * - Lines end in CRLF and are folded at 75 octets (RFC 5545 3.1); TEXT values are escaped (3.3.11).
  */
 import { createHash } from 'node:crypto';
+import type { DayType } from './location-calendar.js';
+import { formatDate, parseDate } from './plain-date.js';
 import type { BusinessDaysYear, Holiday, WorkingDay } from './schema-types.js';
-
-export type DayType = 'business' | 'banking' | 'government';
 
 export interface FeedOptions {
   location: string;
@@ -49,11 +49,7 @@ export function foldLine(line: string): string {
 
 const compact = (date: string) => date.replaceAll('-', '');
 
-function nextDay(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
+const nextDay = (date: string) => formatDate(parseDate(date)! + 1);
 
 function uid(location: string, date: string, kind: string, name: string): string {
   const hash = createHash('sha256').update(`${location}\n${date}\n${kind}\n${name}`).digest('hex').slice(0, 24);

@@ -6,9 +6,9 @@
  * server (server/store.ts) and the package (@refdata/dataset) share this class.
  */
 import { buildBusinessCalendar, type BusinessCalendar } from './business-calendar.js';
-import { civilFromDays, parseDate, weekdayIndex, WEEKDAYS } from './plain-date.js';
+import { civilFromDays, parseDate } from './plain-date.js';
 import type { BusinessDaysLocation, BusinessDaysYear, Holiday, WorkingDay } from './schema-types.js';
-import { workweekOn, type WorkweekSpan } from './workweek.js';
+import { isWorkday, workweekOn, workweekSpans, type WorkweekSpan } from './workweek.js';
 
 export type DayType = 'business' | 'banking' | 'government';
 export const DAY_TYPES: readonly DayType[] = ['business', 'banking', 'government'];
@@ -52,11 +52,7 @@ export class LocationCalendar {
   ) {
     this.firstDay = parseDate(meta.range.start)!;
     this.lastDay = parseDate(meta.range.end)!;
-    this.spans = meta.workweeks.map((w) => ({
-      from: w.from === null ? null : parseDate(w.from)!,
-      until: w.until === null ? null : parseDate(w.until)!,
-      days: w.workweek,
-    }));
+    this.spans = workweekSpans(meta.workweeks);
     for (const y of years) {
       this.basisByYear.set(y.year, y.basis);
       for (const wd of y.working_days) {
@@ -77,7 +73,7 @@ export class LocationCalendar {
     const open = new Uint8Array(this.lastDay - this.firstDay + 1);
     for (let i = 0; i < open.length; i++) {
       const day = this.firstDay + i;
-      open[i] = workweekOn(this.spans, day).includes(WEEKDAYS[weekdayIndex(day)]) ? 1 : 0;
+      open[i] = isWorkday(this.spans, day) ? 1 : 0;
     }
     this.workday = buildBusinessCalendar(this.firstDay, open);
   }

@@ -2,7 +2,7 @@
  * Workweeks that change over time (the UAE moved its weekend on 2022-01-01,
  * Saudi Arabia on 2013-06-29). Periods are inclusive day-number ranges.
  */
-import { WEEKDAYS, weekdayIndex, type Weekday } from './plain-date.js';
+import { parseDate, WEEKDAYS, weekdayIndex, type Weekday } from './plain-date.js';
 
 export interface WorkweekSpan {
   /** First day number of the period, or null for "since always". */
@@ -11,6 +11,11 @@ export interface WorkweekSpan {
   until: number | null;
   /** Working weekdays in Monday-first order. */
   days: Weekday[];
+}
+
+/** The spans of a location's workweek rows (`index.json` `workweeks`), as day numbers. */
+export function workweekSpans(rows: readonly { from: string | null; until: string | null; workweek: Weekday[] }[]): WorkweekSpan[] {
+  return rows.map((w) => ({ from: w.from === null ? null : parseDate(w.from)!, until: w.until === null ? null : parseDate(w.until)!, days: w.workweek }));
 }
 
 /** Working weekdays in force on `day`; periods must not overlap. */

@@ -17,7 +17,8 @@ import { applyDayTypeRules, loadDayTypeRules } from './stages/apply-day-type-rul
 import { applyCorrections, checkAllUsed, loadCorrectionsDir, type Correction } from './stages/apply-corrections.js';
 import { emitBusinessDays, type LocationData } from './stages/emit-business-days.js';
 import { loadOfficial } from './stages/official/index.js';
-import { applyOfficial, spansOf } from './stages/apply-official.js';
+import { applyOfficial } from './stages/apply-official.js';
+import { workweekSpans } from '../lib/workweek.js';
 import { createAjv, validateFiles } from './stages/validate.js';
 import { checkSources } from './stages/check-sources.js';
 import { ingestTimezones, readZoneTab, tzdataVersion } from './stages/ingest-timezones.js';
@@ -193,7 +194,7 @@ export async function build({
   const windowYears = years.filter((y) => y >= FIRST_YEAR && y <= LAST_YEAR);
   const locations: LocationData[] = ingested.map((loc) => {
     const workweeks = workweeksFor(loc.target.location, overrides);
-    const basis = applyOfficial(loc, official, spansOf(workweeks), windowYears, countryRows.get(loc.target.country.toUpperCase()) ?? []);
+    const basis = applyOfficial(loc, official, workweekSpans(workweeks), windowYears, countryRows.get(loc.target.country.toUpperCase()) ?? []);
     const dayTypes = applyDayTypeRules(loc, rules, years, holidaySource);
     loc.holidays = clipToWindow(loc.holidays, FIRST_YEAR, LAST_YEAR);
     return { loc, workweeks, dayTypes, basis };

@@ -13,7 +13,6 @@ import { ApiError, redactKeys } from './errors.js';
 import { MAX_URL_LENGTH } from './query.js';
 import { astronomyRoutes } from './routes/astronomy.js';
 import { businessDaysRoutes } from './routes/business-days.js';
-import { holidaysIcsRoutes } from './routes/holidays-ics.js';
 import { countriesRoutes } from './routes/countries.js';
 import { docsRoutes } from './routes/docs.js';
 import { timezonesRoutes } from './routes/timezones.js';
@@ -72,7 +71,6 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
   // Handlers take their headers from the gate (answerHeaders): a Hono middleware would
   // cost a quarter of the throughput and take @hono/node-server off its fast path.
   app.get('/v1/business-days', (c) => answer(c, store.listBytes));
-  app.route('/v1/business-days', holidaysIcsRoutes({ store, today: (tz) => todayIn(tz, now()) }));
   app.route('/v1/business-days', businessDaysRoutes({ store, today: (tz) => todayIn(tz, now()) }));
   app.route('/v1/timezones', timezonesRoutes(timezones, now));
   app.route('/v1/countries', countriesRoutes(store.root));

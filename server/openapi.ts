@@ -11,8 +11,7 @@ import { FIRST_DATE, LAST_DATE } from '../lib/astronomy.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../lib/paginate.js';
 import { MAX_URL_LENGTH } from './query.js';
 import { CODE_RE as ASTRONOMY_CODE_RE } from './routes/astronomy.js';
-import { MAX_FEED_YEARS } from './routes/holidays-ics.js';
-import { LOCATION_RE, MAX_COUNT_DAYS, MAX_DAYS } from './routes/business-days.js';
+import { LOCATION_RE, MAX_COUNT_DAYS, MAX_DAYS, MAX_FEED_YEARS } from './routes/business-days.js';
 import { CODE_RE as TRAVEL_CODE_RE } from './routes/travel.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -87,6 +87,11 @@ export class DatasetStore {
     return this.readJson<AstronomyPlaces>('astronomy/places.json').places;
   }
 
+  /** The English name of a known location. */
+  nameOf(code: string): string {
+    return this.known.get(code)!.name;
+  }
+
   timezoneOf(code: string): string {
     return this.known.get(code)!.timezone;
   }

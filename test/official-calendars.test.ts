@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { daysFromCivil, formatDate, parseDate, weekdayName } from '../lib/plain-date.js';
 import type { BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear } from '../lib/schema-types.js';
-import { workweekOn } from '../lib/workweek.js';
+import { workweekOn, workweekSpans as spansOf } from '../lib/workweek.js';
 import { loadCuratedCalendars, DAYS_HEADER, YEARS_HEADER } from '../pipeline/stages/official/csv.js';
 import { loadOfficial } from '../pipeline/stages/official/index.js';
-import { spansOf } from '../pipeline/stages/apply-official.js';
 import { appAt, DATA_DIR, getJson } from './helpers.js';
 
 const app = appAt();

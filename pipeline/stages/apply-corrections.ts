@@ -4,12 +4,12 @@
  * one-off closures, commemorations that are not days off, better English
  * names). Fails when a row matches nothing.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { formatDate, parseDate, weekdayName } from '../../lib/plain-date.js';
 import type { Holiday } from '../../lib/schema-types.js';
 import { compareHolidays, type IngestedLocation } from './ingest-holidays.js';
+import { readCsv } from './read-csv.js';
 
 export interface Correction {
   location: string;
@@ -39,16 +39,11 @@ const CLOSES: Record<Holiday['type'], Holiday['closes']> = {
 };
 
 export function loadCorrections(csvPath: string): Correction[] {
-  const text = readFileSync(csvPath, 'utf8');
-  if (text.split(/\r?\n/, 1)[0] !== HEADER) throw new Error(`${csvPath}: the header must be "${HEADER}"`);
-  let rows: Correction[];
-  try {
-    rows = parse(text, { columns: true, skip_empty_lines: true, trim: true }) as Correction[];
-  } catch (err) {
-    throw new Error(`${csvPath}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  rows.forEach((r, i) => {
-    const where = `${csvPath} row ${i + 2}`;
+  const records = readCsv(csvPath, HEADER);
+  const rows = records.map(({ row }) => row as unknown as Correction);
+  records.forEach(({ line }, i) => {
+    const r = rows[i];
+    const where = `${csvPath} line ${line}`;
     if (!ACTIONS.has(r.action)) throw new Error(`${where}: unknown action "${r.action}"`);
     if (!(r.type in CLOSES)) throw new Error(`${where}: bad type "${r.type}"`);
     if (r.date !== '' && parseDate(r.date) === undefined) throw new Error(`${where}: bad date "${r.date}"`);

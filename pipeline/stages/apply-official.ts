@@ -12,7 +12,7 @@
  */
 import { parseDate, weekdayName } from '../../lib/plain-date.js';
 import type { BusinessDaysYear, Citation, Holiday, WorkingDay } from '../../lib/schema-types.js';
-import { workweekOn, type WorkweekSpan } from '../../lib/workweek.js';
+import { isWorkday, type WorkweekSpan } from '../../lib/workweek.js';
 import { compareHolidays, type IngestedLocation } from './ingest-holidays.js';
 import type { OfficialData, OfficialRow } from './official/index.js';
 
@@ -93,7 +93,7 @@ export function applyOfficial(
     if (!y) continue;
     const day = parseDate(r.date)!;
     if (r.kind === 'working_day') {
-      if (workweekOn(spans, day).includes(weekdayName(day))) throw new Error(`${r.where}: ${r.date} (${weekdayName(day)}) is inside ${code}'s workweek, so it cannot be a working day outside it`);
+      if (isWorkday(spans, day)) throw new Error(`${r.where}: ${r.date} (${weekdayName(day)}) is inside ${code}'s workweek, so it cannot be a working day outside it`);
       if (officialOff.has(r.date)) throw new Error(`${r.where}: ${r.date} is both a day off and a working day`);
       y.workingDays.push(workingDayOf(r));
     } else {
@@ -131,9 +131,4 @@ export function applyOfficial(
   }
   for (const y of out.values()) y.workingDays.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   return out;
-}
-
-/** The spans of a location's workweek rows, as day numbers. */
-export function spansOf(rows: { from: string | null; until: string | null; workweek: WorkweekSpan['days'] }[]): WorkweekSpan[] {
-  return rows.map((w) => ({ from: w.from === null ? null : parseDate(w.from)!, until: w.until === null ? null : parseDate(w.until)!, days: w.workweek }));
 }

@@ -1,11 +1,13 @@
 /**
- * The five business-day endpoints of spec 4.1 and a year's holiday list, answered from the dataset.
+ * The five business-day endpoints of spec 4.1, a year's holiday list and the iCalendar feed, answered from the dataset.
  * Every parameter is checked before use; every failure is an ApiError.
  */
 import { Hono, type Context } from 'hono';
 import { checkAnswer, countJson, nextAnswer, shiftAnswer } from '../../lib/business-answers.js';
 import { DAY_TYPES, type DayType, type LocationCalendar } from '../../lib/location-calendar.js';
+import { renderFeed } from '../../lib/icalendar.js';
 import { formatDate, parseDate } from '../../lib/plain-date.js';
+import type { BusinessDaysYear } from '../../lib/schema-types.js';
 import { answer, answerJson } from '../answer-headers.js';
 import { badRequest, notFound } from '../errors.js';
 import { single, type Query } from '../query.js';
@@ -15,6 +17,10 @@ import type { DatasetStore } from '../store.js';
 export const MAX_DAYS = 10_000;
 /** Longest range accepted by count, in calendar days (ten years). */
 export const MAX_COUNT_DAYS = 3_660;
+
+/** Most years one iCalendar feed covers: subscribers refetch it, so it stays small. */
+export const MAX_FEED_YEARS = 10;
+const CALENDAR = { 'content-type': 'text/calendar; charset=utf-8' };
 
 export const LOCATION_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,12}){0,2}$/;
 
@@ -115,17 +121,41 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
     return answerJson(c, body);
   });
 
+  /** A four-digit year parameter among the location's years; `fallback` when absent. */
+  function yearParam(q: Query, name: string, years: readonly number[], fallback: number): number {
+    const raw = single(q, name);
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d{4}$/.test(raw)) throw badRequest('invalid_year', `${name} must be a four-digit year such as 2026, got "${raw.slice(0, 40)}"`, name);
+    const year = Number(raw);
+    if (!years.includes(year)) throw badRequest('out_of_range', `${name} ${year} is outside the served range ${years[0]} to ${years[years.length - 1]}`, name);
+    return year;
+  }
+
+  const thisYear = (code: string) => Number(today(store.timezoneOf(code)).slice(0, 4));
+
   // A year's holidays: the bytes of the static file business-days/{location}/{year}.json.
   app.get('/:location/holidays', (c) => {
     const { code, cal, q } = resolveLocation(c);
-    const raw = single(q, 'year');
     const { years } = cal.meta;
-    let year: number;
-    if (raw === undefined || raw === '') year = Number(today(store.timezoneOf(code)).slice(0, 4));
-    else if (/^\d{4}$/.test(raw)) year = Number(raw);
-    else throw badRequest('invalid_year', `year must be a four-digit year such as 2026, got "${raw.slice(0, 40)}"`, 'year');
+    const year = yearParam(q, 'year', years, thisYear(code));
     if (!years.includes(year)) throw badRequest('out_of_range', `year ${year} is outside the served range ${years[0]} to ${years[years.length - 1]}`, 'year');
     return answer(c, store.yearBytes(code, year));
+  });
+
+  // The same years as an iCalendar feed (lib/icalendar.ts, as the static business-days/{location}/{year}.ics files):
+  // with from_year = to_year and no type, exactly the file's bytes.
+  app.get('/:location/holidays.ics', (c) => {
+    const { code, cal, q } = resolveLocation(c);
+    const { years } = cal.meta;
+    const [first, last] = [years[0], years[years.length - 1]];
+    const from = yearParam(q, 'from_year', years, Math.min(Math.max(thisYear(code), first), last));
+    const to = yearParam(q, 'to_year', years, Math.min(from + 1, last));
+    if (to < from) throw badRequest('invalid_range', `to_year ${to} is before from_year ${from}`, 'to_year');
+    if (to - from + 1 > MAX_FEED_YEARS) throw badRequest('range_too_large', `a feed covers at most ${MAX_FEED_YEARS} years; ${from}-${to} is ${to - from + 1}`, 'to_year');
+    const type = single(q, 'type') === undefined ? undefined : dayType(q);
+    const docs: BusinessDaysYear[] = [];
+    for (let y = from; y <= to; y++) docs.push(JSON.parse(new TextDecoder().decode(store.yearBytes(code, y))) as BusinessDaysYear);
+    return answer(c, renderFeed({ location: code, name: store.nameOf(code), years: docs, type }), 200, CALENDAR);
   });
 
   return app;

@@ -3,29 +3,19 @@
  * (format in sources/official-calendars/SOURCE.md). Every row is checked; a bad one fails the build
  * with the file, the line and what is wrong.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { parseDate } from '../../../lib/plain-date.js';
 import type { Citation } from '../../../lib/schema-types.js';
+import { readCsv } from '../read-csv.js';
 import { ALL_TYPES, type DayType, type OfficialData, type OfficialRow } from './types.js';
+
+export { readCsv };
 
 export const DAYS_HEADER = 'location,date,kind,name,local_name,ref_date,closes,replaces,source_title,source_number,source_date,source_url,note';
 export const YEARS_HEADER = 'location,year,source_title,source_number,source_date,source_url,note';
 const KINDS = new Set(['holiday', 'transferred', 'working_day']);
 const LOCATION_RE = /^[A-Z]{2}(-[A-Z0-9]{1,3}){0,2}$/;
-
-/** Parses a CSV whose first line must be `header`; rows as records with the line they start on. */
-export function readCsv(path: string, header: string): { line: number; row: Record<string, string> }[] {
-  const text = readFileSync(path, 'utf8');
-  if (text.split(/\r?\n/, 1)[0] !== header) throw new Error(`${path}: the header must be "${header}"`);
-  try {
-    const records = parse(text, { columns: true, skip_empty_lines: true, trim: true, info: true }) as { record: Record<string, string>; info: { lines: number } }[];
-    return records.map((r) => ({ line: r.info.lines, row: r.record }));
-  } catch (err) {
-    throw new Error(`${path}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-}
 
 /** The citation columns of a row; fails when the title or the URL is missing or a date is malformed. */
 export function citationOf(row: Record<string, string>, where: string): Citation {

@@ -1,8 +1,9 @@
 /** The rows every official-calendar reader produces, whatever its source (curated CSV, npm package, raw file). */
+import { DAY_TYPES, type DayType } from '../../../lib/location-calendar.js';
 import type { Citation } from '../../../lib/schema-types.js';
 
-export type DayType = 'business' | 'banking' | 'government';
-export const ALL_TYPES: readonly DayType[] = ['business', 'banking', 'government'];
+export type { DayType };
+export const ALL_TYPES = DAY_TYPES;
 
 export interface OfficialRow {
   /** Country or region code the row applies to (a country row applies to its regions). */
