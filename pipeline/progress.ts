@@ -18,6 +18,9 @@ export function progress(stage: string, total: number) {
   };
 }
 
+const processStart = Date.now();
+
+/** One line per build step, with the seconds since the process started, so a slow step shows. */
 export function step(message: string) {
-  process.stderr.write(`${message}\n`);
+  process.stderr.write(`${message} (${((Date.now() - processStart) / 1000).toFixed(1)}s)\n`);
 }

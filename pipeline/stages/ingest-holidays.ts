@@ -5,6 +5,10 @@
 import Holidays from 'date-holidays';
 import type { Holiday } from '../../lib/schema-types.js';
 import { daysFromCivil, formatDate, parseDate } from '../../lib/plain-date.js';
+import { shareLunarCaches } from './lunar-cache.js';
+
+// Lunisolar dates computed once per process instead of once per rule and year (see lunar-cache.ts).
+shareLunarCaches();
 
 export interface Target {
   location: string;
@@ -58,7 +62,7 @@ export function listTargets(): Target[] {
   return targets;
 }
 
-interface RawRow {
+export interface RawRow {
   date: string;
   start: Date;
   end: Date;
@@ -101,19 +105,84 @@ function rowsOf(inst: Holidays, year: number, lang: string): RawRow[] {
   return (inst.getHolidays(year, lang) as RawRow[]).filter((r) => r.type === 'public' || r.type === 'bank');
 }
 
-/** Holidays of one target for the given years, one row per local date. */
-export function ingestTarget(target: Target, years: number[]): IngestedLocation {
+/**
+ * Only the rules of the types we publish are computed: date-holidays skips the observance,
+ * optional and school rules (most of its rules) instead of dating them and letting us drop
+ * them. The order is date-holidays' priority order (a public row wins over a bank row of the
+ * same name and start), as in its default list.
+ */
+const TYPES = { types: ['bank', 'public'] };
+
+/**
+ * Rows dated in wall-clock time, with no zone: we read a row's local `date` text and its length
+ * (end - start, rounded to whole hours in expandRow), never its instants, and converting every
+ * date's start and end into the location's zone through moment-timezone was a third of the
+ * ingest. Without a zone date-holidays makes them plain local Dates; the rows are the same in
+ * any process time zone (test/ingest-holidays.test.ts builds a sample under three).
+ */
+function wallClock(inst: Holidays): Holidays {
+  inst.setTimezone(undefined as unknown as string);
+  return inst;
+}
+
+interface DatedHolidays {
+  _dateByRule?: (year: number, rule: string) => object[];
+}
+
+/**
+ * Makes `second` reuse the dates `first` computes: the two instances hold the same rules and
+ * differ only in the language they name rows in, so the second language pass would compute
+ * every date again (half of the ingest). date-holidays' getHolidays computes a rule's dates in
+ * `_dateByRule` (an internal method: without it both instances compute as before) and names
+ * them afterwards, renaming the row objects in place, so each caller gets its own copies. Call
+ * `first` before `second` for each year: dates are kept for the year last asked for.
+ */
+function shareDatesWith(second: Holidays, first: Holidays): Holidays {
+  const a = first as unknown as DatedHolidays;
+  const b = second as unknown as DatedHolidays;
+  const compute = a._dateByRule;
+  if (typeof compute !== 'function' || typeof b._dateByRule !== 'function') return second;
+  let year = NaN;
+  let dates = new Map<string, object[]>();
+  // Naming replaces a row's `name` (the translations object) with a string and touches nothing
+  // else, so a shallow copy of each row keeps the translations for the other pass.
+  const copy = (rows: object[]) => rows.map((row) => ({ ...row }));
+  a._dateByRule = function (this: unknown, y: number, rule: string) {
+    if (y !== year) [year, dates] = [y, new Map()];
+    const computed = compute.call(this, y, rule);
+    dates.set(rule, copy(computed));
+    return computed;
+  };
+  b._dateByRule = function (this: unknown, y: number, rule: string) {
+    const known = y === year ? dates.get(rule) : undefined;
+    return known ? copy(known) : compute.call(this, y, rule);
+  };
+  return second;
+}
+
+/** The English name language of a target: its own English where it has one ("Labor Day" in en-us). */
+export function englishOf(target: Target): string {
+  return target.localLanguage.startsWith('en') ? target.localLanguage : 'en';
+}
+
+/** date-holidays' public and bank rows of each year, named in English and in the local language. */
+export function* datedRows(target: Target, years: number[]): Generator<{ year: number; enRows: RawRow[]; localRows: RawRow[] }> {
   const [c, s, r] = target.args;
   // getHolidays(year, lang) changes an instance's language: one instance per language.
-  // English names in the location's own English where it has one ("Labor Day" in en-us).
-  const enLang = target.localLanguage.startsWith('en') ? target.localLanguage : 'en';
-  const en = new Holidays(c, s, r);
-  const local = enLang === target.localLanguage ? en : new Holidays(c, s, r);
-  const out: Holiday[] = [];
-  const seen = new Set<string>();
+  const enLang = englishOf(target);
+  const en = wallClock(new Holidays(c, s, r, TYPES));
+  const local = enLang === target.localLanguage ? en : shareDatesWith(wallClock(new Holidays(c, s, r, TYPES)), en);
   for (const year of years) {
     const enRows = rowsOf(en, year, enLang);
-    const localRows = local === en ? enRows : rowsOf(local, year, target.localLanguage);
+    yield { year, enRows, localRows: local === en ? enRows : rowsOf(local, year, target.localLanguage) };
+  }
+}
+
+/** Holidays of one target for the given years, one row per local date. */
+export function ingestTarget(target: Target, years: number[]): IngestedLocation {
+  const out: Holiday[] = [];
+  const seen = new Set<string>();
+  for (const { year, enRows, localRows } of datedRows(target, years)) {
     if (localRows.length !== enRows.length) throw new Error(`${target.location} ${year}: language row counts differ`);
     enRows.forEach((row, i) => {
       const type = row.type as 'public' | 'bank';
