@@ -1,12 +1,13 @@
 /**
  * One location's business-day calendar, built from its index document and its
- * year documents (dist-data/v1/business-days/{location}/): prefix-sum
- * calendars per day type (built on first use), holidays and working days by
- * date, and the basis of each year. Pure: the caller reads the documents; the
- * server (server/store.ts) and the package (@refdata/dataset) share this class.
+ * year documents (dist-data/v1/business-days/{location}/): a bitset calendar
+ * per day type (built on first use), holidays as compact shapes in date order,
+ * working days by date, and the basis of each year. Pure: the caller reads the
+ * documents; the server (server/store.ts) and the package (@refdata/dataset)
+ * share this class.
  */
-import { buildBusinessCalendar, type BusinessCalendar } from './business-calendar.js';
-import { civilFromDays, parseDate } from './plain-date.js';
+import { buildBusinessCalendar, withDays, type BusinessCalendar } from './business-calendar.js';
+import { civilFromDays, formatDate, parseDate } from './plain-date.js';
 import type { BusinessDaysLocation, BusinessDaysYear, Holiday, WorkingDay } from './schema-types.js';
 import { isWorkday, workweekOn, workweekSpans, type WorkweekSpan } from './workweek.js';
 
@@ -25,23 +26,43 @@ export function isRelevant(h: Holiday, type: DayType): boolean {
   return h.closes.includes(type) || RELEVANT[type].includes(h.type);
 }
 
+/** Bit of a day type in the masks below. */
+const TYPE_BIT: Record<DayType, number> = { business: 1, banking: 2, government: 4 };
+
+/**
+ * The holidays that share everything but their date (most rows recur yearly), kept once: the row's
+ * JSON text split around its date, and which day types it closes and counts for.
+ */
+interface HolidayShape {
+  /** JSON text before and after the date's characters. */
+  before: string;
+  after: string;
+  closes: number;
+  relevant: number;
+}
+
+/** A row's JSON text with this in place of its date, so rows that differ only in their date match. */
+const DATE_MARK = '\u0000date\u0000';
+const DATE_MARK_JSON = JSON.stringify(DATE_MARK);
+
 export class LocationCalendar {
   readonly firstDay: number;
   readonly lastDay: number;
   readonly spans: WorkweekSpan[];
-  /** Holidays by day offset from firstDay. */
-  readonly holidays = new Map<number, Holiday[]>();
-  /** Every holiday in date order, with its day number alongside, for range queries. */
-  private readonly ordered: Holiday[] = [];
-  private readonly orderedDays: number[] = [];
-  /** JSON text of each holiday in `ordered`, serialised on first use (count answers are mostly holiday lists). */
-  private readonly orderedJson: (string | undefined)[] = [];
+  /**
+   * Every holiday in date order, compactly: its day number and its shape (JSON text around the
+   * date, type masks). 1990-2099 is ~2,000 rows a location; as parsed objects they took most of
+   * the server's memory, as shapes they take a few tens of KB.
+   */
+  private readonly shapes: HolidayShape[] = [];
+  private readonly holidayDays: Int32Array;
+  private readonly holidayShapes: Uint32Array;
   /** Working days outside the workweek, by day offset from firstDay, and in date order. */
   readonly workingDays = new Map<number, WorkingDay>();
   private readonly workingOrdered: { day: number; wd: WorkingDay }[] = [];
   /** official or rules, per year. */
   private readonly basisByYear = new Map<number, BusinessDaysYear['basis']>();
-  /** 1 where the day is inside the workweek; prefix sums of it. */
+  /** Days inside the workweek. */
   readonly workday: BusinessCalendar;
   private readonly calendars = new Map<DayType, BusinessCalendar>();
 
@@ -53,6 +74,9 @@ export class LocationCalendar {
     this.firstDay = parseDate(meta.range.start)!;
     this.lastDay = parseDate(meta.range.end)!;
     this.spans = workweekSpans(meta.workweeks);
+    const shapeIds = new Map<string, number>();
+    const days: number[] = [];
+    const ids: number[] = [];
     for (const y of years) {
       this.basisByYear.set(y.year, y.basis);
       for (const wd of y.working_days) {
@@ -61,20 +85,28 @@ export class LocationCalendar {
         this.workingOrdered.push({ day, wd });
       }
       for (const h of y.holidays) {
-        const day = parseDate(h.date)!;
-        const offset = day - this.firstDay;
-        this.ordered.push(h);
-        this.orderedDays.push(day);
-        const list = this.holidays.get(offset);
-        if (list) list.push(h);
-        else this.holidays.set(offset, [h]);
+        const key = JSON.stringify({ ...h, date: DATE_MARK });
+        let id = shapeIds.get(key);
+        if (id === undefined) {
+          id = this.shapes.length;
+          shapeIds.set(key, id);
+          const at = key.indexOf(DATE_MARK_JSON);
+          let closes = 0;
+          let relevant = 0;
+          for (const type of DAY_TYPES) {
+            if (h.closes.includes(type)) closes |= TYPE_BIT[type];
+            if (isRelevant(h, type)) relevant |= TYPE_BIT[type];
+          }
+          this.shapes.push({ before: `${key.slice(0, at)}"`, after: `"${key.slice(at + DATE_MARK_JSON.length)}`, closes, relevant });
+        }
+        days.push(parseDate(h.date)!);
+        ids.push(id);
       }
     }
+    this.holidayDays = Int32Array.from(days);
+    this.holidayShapes = Uint32Array.from(ids);
     const open = new Uint8Array(this.lastDay - this.firstDay + 1);
-    for (let i = 0; i < open.length; i++) {
-      const day = this.firstDay + i;
-      open[i] = isWorkday(this.spans, day) ? 1 : 0;
-    }
+    for (let i = 0; i < open.length; i++) open[i] = isWorkday(this.spans, this.firstDay + i) ? 1 : 0;
     this.workday = buildBusinessCalendar(this.firstDay, open);
   }
 
@@ -92,42 +124,48 @@ export class LocationCalendar {
   calendar(type: DayType): BusinessCalendar {
     let cal = this.calendars.get(type);
     if (!cal) {
-      const open = Uint8Array.from(this.workday.open);
-      for (const [offset, list] of this.holidays) {
-        if (list.some((h) => h.closes.includes(type))) open[offset] = 0;
+      const changes: [number, boolean][] = [];
+      const bit = TYPE_BIT[type];
+      for (let i = 0; i < this.holidayDays.length; i++) {
+        if (this.shapes[this.holidayShapes[i]].closes & bit) changes.push([this.holidayDays[i] - this.firstDay, false]);
       }
       // A make-up working day is a business day for the types it applies to (the build rejects one on a day off).
-      for (const [offset, wd] of this.workingDays) if (wd.applies_to.includes(type)) open[offset] = 1;
-      cal = buildBusinessCalendar(this.firstDay, open);
+      for (const [offset, wd] of this.workingDays) if (wd.applies_to.includes(type)) changes.push([offset, true]);
+      cal = withDays(this.workday, changes);
       this.calendars.set(type, cal);
     }
     return cal;
   }
 
+  /** The JSON text of the i-th holiday in date order. */
+  private holidayJson(i: number): string {
+    const shape = this.shapes[this.holidayShapes[i]];
+    return shape.before + formatDate(this.holidayDays[i]) + shape.after;
+  }
+
   /** Holidays dated within [start, end] that count for `type`, in date order. */
   holidaysBetween(start: number, end: number, type: DayType): Holiday[] {
-    const [lo, hi] = this.rangeOf(start, end);
-    const out: Holiday[] = [];
-    for (let i = lo; i < hi; i++) if (isRelevant(this.ordered[i], type)) out.push(this.ordered[i]);
-    return out;
+    return this.holidayJsonBetween(start, end, type).map((text) => JSON.parse(text) as Holiday);
   }
 
-  /** The same holidays as JSON texts, each serialised once and kept (the count answer is assembled around them). */
+  /** The same holidays as JSON texts (the count answer is assembled around them). */
   holidayJsonBetween(start: number, end: number, type: DayType): string[] {
     const [lo, hi] = this.rangeOf(start, end);
+    const bit = TYPE_BIT[type];
     const out: string[] = [];
-    for (let i = lo; i < hi; i++) if (isRelevant(this.ordered[i], type)) out.push((this.orderedJson[i] ??= JSON.stringify(this.ordered[i])));
+    for (let i = lo; i < hi; i++) if (this.shapes[this.holidayShapes[i]].relevant & bit) out.push(this.holidayJson(i));
     return out;
   }
 
-  /** Index range in `ordered` of the holidays within [start, end] (binary search, no day loop). */
+  /** Index range of the holidays within [start, end] (binary search, no day loop). */
   private rangeOf(start: number, end: number): [number, number] {
+    const days = this.holidayDays;
     const lower = (target: number) => {
       let lo = 0;
-      let hi = this.orderedDays.length;
+      let hi = days.length;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (this.orderedDays[mid] < target) lo = mid + 1;
+        if (days[mid] < target) lo = mid + 1;
         else hi = mid;
       }
       return lo;
@@ -158,8 +196,12 @@ export class LocationCalendar {
     return 'official';
   }
 
+  /** Every holiday on `day`, in the year file's order. */
   holidaysOn(day: number): Holiday[] {
-    return this.holidays.get(day - this.firstDay) ?? [];
+    const [lo, hi] = this.rangeOf(day, day);
+    const out: Holiday[] = [];
+    for (let i = lo; i < hi; i++) out.push(JSON.parse(this.holidayJson(i)) as Holiday);
+    return out;
   }
 
   workweekOn(day: number) {
