@@ -111,7 +111,7 @@ function rowsOf(inst: Holidays, year: number, lang: string): RawRow[] {
  * them. The order is date-holidays' priority order (a public row wins over a bank row of the
  * same name and start), as in its default list.
  */
-const TYPES = { types: ['bank', 'public'] };
+const TYPES: { types: ('bank' | 'public')[] } = { types: ['bank', 'public'] };
 
 /**
  * Rows dated in wall-clock time, with no zone: we read a row's local `date` text and its length
