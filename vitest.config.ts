@@ -1,9 +1,30 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * `npm test`: every test file but the rebuild check (its own command, `npm run test:rebuild`, which CI runs too).
+ * `npm run test:quick` (REFDATA_QUICK=1, no build): leaves out as well the differential suites against
+ * independent checkers and the tests that build, pack or install (listed below); `npm test` runs them.
+ */
+const REBUILD = ['test/rebuild.test.ts'];
+const SLOW = [
+  'test/workalendar.test.ts', // python3-workalendar, every day 2018-2025 of 232 locations
+  'test/astronomy-ephem.test.ts', // PyEphem
+  'test/timezones-zdump.test.ts', // zdump over every zone
+  'test/dataset-package.test.ts', // packs, installs offline, 10,000-question differential
+  'test/ingest-holidays.test.ts', // date-holidays used plainly, 13 locations x 112 years
+  'test/hardening-sources.test.ts', // builds from damaged sources
+  'test/diff-data.test.ts',
+  'test/travel-facts.test.ts',
+  'test/docs-browser.test.ts', // headless Chromium
+  'test/access-redis.test.ts', // redis-server processes
+  'test/hardening-redis.test.ts',
+];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'lib/**/*.test.ts'],
-    // Builds dist-data from the current sources once before any test reads it.
+    exclude: ['**/node_modules/**', ...(process.env.REFDATA_REBUILD === '1' ? [] : REBUILD), ...(process.env.REFDATA_QUICK === '1' ? SLOW : [])],
+    // Builds dist-data from the current sources once before any test reads it; one scratch TMPDIR for the run.
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 180_000,

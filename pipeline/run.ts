@@ -8,7 +8,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { FIRST_YEAR, LAST_YEAR } from './config.js';
+import { spawn } from 'node:child_process';
+import { FIRST_YEAR, LAST_YEAR, TZ_FIRST_YEAR, TZ_LAST_YEAR } from './config.js';
 import { progress, step } from './progress.js';
 import { stableJson } from '../lib/stable-json.js';
 import { clipToWindow, listTargets, yearsAround, type IngestedLocation, type Target } from './stages/ingest-holidays.js';
@@ -31,8 +32,7 @@ import { emitAstronomyPlaces } from './stages/emit-astronomy-places.js';
 import { emitTimezones } from './stages/emit-timezones.js';
 import { emitManifest } from './stages/emit-manifest.js';
 import { emitReadme } from './stages/emit-readme.js';
-import { dataPackage, emitBulk } from './stages/emit-bulk.js';
-import { emitSqlite } from './stages/emit-sqlite.js';
+import type { BulkResult } from './bulk-worker.js';
 import { emitIcs } from './stages/emit-ics.js';
 import type { Attribution } from '../lib/schema-types.js';
 
@@ -61,6 +61,17 @@ async function ingestAll(targets: Target[], years: number[]): Promise<IngestedLo
     ),
   );
   return results.sort((a, b) => (a.target.location < b.target.location ? -1 : 1));
+}
+
+/** Runs pipeline/bulk-worker.ts on the documents; its answer is the bulk files by path. */
+function bulkInWorker(files: Map<string, unknown>): Promise<BulkResult> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL('./bulk-worker.mjs', import.meta.url), { workerData: { files } });
+    let result: BulkResult | undefined;
+    w.on('message', (m: BulkResult) => (result = m));
+    w.on('error', reject);
+    w.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`bulk worker exited with ${code}`))));
+  });
 }
 
 /** Every official row must name a location we serve: a typo would otherwise apply to nothing, silently. */
@@ -126,8 +137,19 @@ function publish(outDir: string, serialized: Map<string, string | Uint8Array>): 
   const previous = join(outDir, `.previous-${process.pid}`);
   if (existsSync(live)) renameSync(live, previous);
   renameSync(join(staging, 'v1'), live);
-  rmSync(previous, { recursive: true, force: true });
   rmSync(staging, { recursive: true, force: true });
+  if (existsSync(previous)) removeInBackground(outDir, previous);
+}
+
+/**
+ * Deletes a replaced dataset without making the build wait: 140,000 unlinks take over a minute on
+ * this machine's disk. The folder is renamed `.trash-<pid>-<ms>` (so a later build knows it is garbage
+ * even if the deleting process dies) and removed by a detached `rm -rf`.
+ */
+function removeInBackground(outDir: string, dir: string): void {
+  const trash = join(outDir, `.trash-${process.pid}-${Date.now()}`);
+  renameSync(dir, trash);
+  spawn('rm', ['-rf', trash], { detached: true, stdio: 'ignore' }).unref();
 }
 
 /** Whether a process with this id still runs (EPERM: it does, under another user). */
@@ -148,9 +170,14 @@ function isRunning(pid: number): boolean {
 function cleanStaleBuilds(outDir: string): void {
   if (!existsSync(outDir)) return;
   for (const name of readdirSync(outDir).sort()) {
+    const path = join(outDir, name);
+    if (/^\.trash-\d+-\d+$/.test(name)) {
+      // A replaced dataset whose background removal died or has not finished: remove it (again).
+      removeInBackground(outDir, path);
+      continue;
+    }
     const m = /^\.(staging|previous)-(\d+)$/.exec(name);
     if (!m || Number(m[2]) === process.pid || isRunning(Number(m[2]))) continue;
-    const path = join(outDir, name);
     if (m[1] === 'previous' && !existsSync(join(outDir, 'v1')) && existsSync(join(path, 'v1'))) {
       renameSync(join(path, 'v1'), join(outDir, 'v1'));
       step(`restored ${join(outDir, 'v1')} from ${name}, left by a build that died while publishing`);
@@ -206,7 +233,7 @@ export async function build({
   const tzdata = tzdataVersion(sourcesDir);
   const zoneTab = readZoneTab(sourcesDir);
   step(`[timezones] tzdata ${tzdata}`);
-  const zones = ingestTimezones(sourcesDir, Date.UTC(FIRST_YEAR, 0, 1) / 1000, Date.UTC(LAST_YEAR + 1, 0, 1) / 1000);
+  const zones = ingestTimezones(sourcesDir, Date.UTC(TZ_FIRST_YEAR, 0, 1) / 1000, Date.UTC(TZ_LAST_YEAR + 1, 0, 1) / 1000);
   for (const [path, doc] of emitTimezones(zones)) files.set(path, doc);
 
   step('[countries]');
@@ -231,21 +258,19 @@ export async function build({
   validateFiles(files, ajv);
   bar.tick(files.size);
 
+  // The bulk tables are read from the validated documents above, so they cannot disagree with the JSON files;
+  // a worker builds them (and the SQLite file) while this thread writes the JSON and iCalendar texts.
+  const bulkStarted = Date.now();
+  const bulkDone = bulkInWorker(files);
   const serialized = new Map<string, string | Uint8Array>();
   for (const path of [...files.keys()].sort()) serialized.set(path, stableJson(files.get(path)));
   // iCalendar feeds from the same validated year documents (lib/icalendar.ts, shared with the API).
   const ics = emitIcs(files);
   for (const [path, text] of ics) serialized.set(path, text);
   step(`[ics] ${ics.size} calendar files`);
-
-  // The bulk tables are read from the validated documents above, so they cannot disagree with the JSON files.
-  const bulkStarted = Date.now();
-  const bulk = emitBulk(files);
-  const sqlite = await emitSqlite(bulk.tables);
+  const bulk = await bulkDone;
   for (const [path, data] of bulk.files) serialized.set(path, data);
-  serialized.set('bulk/refdata.sqlite', sqlite);
-  serialized.set('bulk/datapackage.json', stableJson(dataPackage(bulk.tables, bulk.csv, files.get('attribution.json') as Attribution, sqlite)));
-  step(`[bulk] ${bulk.tables.length} tables, ${bulk.files.size + 2} files in ${((Date.now() - bulkStarted) / 1000).toFixed(1)}s`);
+  step(`[bulk] ${bulk.tables} tables, ${bulk.files.size} files in ${((Date.now() - bulkStarted) / 1000).toFixed(1)}s`);
   const counts = {
     locations: locations.length,
     countries: locations.filter((l) => l.loc.target.kind === 'country').length,

@@ -77,7 +77,7 @@ describe('every 200 carries the dataset version, an ETag and Cache-Control; If-N
 });
 
 describe('errors are never cached and carry no ETag', () => {
-  for (const path of ['/v1/countries/ZZ', '/v1/business-days/US?date=2025-02-30', '/v1/nothing', '/v1/business-days/US-CA/holidays?year=1999']) {
+  for (const path of ['/v1/countries/ZZ', '/v1/business-days/US?date=2025-02-30', '/v1/nothing', '/v1/business-days/US-CA/holidays?year=1989']) {
     it(path, async () => {
       const res = await get(path);
       expect(res.status).toBeGreaterThanOrEqual(400);

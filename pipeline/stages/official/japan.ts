@@ -41,6 +41,7 @@ const ENGLISH: Record<string, string> = {
   勤労感謝の日: 'Labor Thanksgiving Day',
   天皇の即位の日: 'Day of the Enthronement of the Emperor',
   即位礼正殿の儀が行われる日: 'Enthronement Ceremony Day',
+  即位礼正殿の儀: 'Enthronement Ceremony Day',
   '休日（祝日扱い）': 'National holiday (enthronement year)',
   結婚の儀: 'Imperial wedding',
   大喪の礼: 'Imperial funeral',
