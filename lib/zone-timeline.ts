@@ -63,3 +63,16 @@ export function formatOffset(minutes: number): string {
   const m = Math.abs(minutes);
   return `${sign}${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 }
+
+/**
+ * The transitions that start in [fromMs, untilMs) as a slice [first, end) of
+ * the zone's transition list (transition k starts state k + 1), and the state
+ * in force at fromMs.
+ */
+export function transitionsBetween(tl: ZoneTimeline, fromMs: number, untilMs: number): { initial: number; first: number; end: number } {
+  const initial = stateIndexAt(tl, fromMs);
+  // States that start at or after fromMs are initial + 1 onward; transition k starts state k + 1.
+  const first = tl.starts[initial] === fromMs && initial > 0 ? initial - 1 : initial;
+  const end = untilMs <= fromMs ? first : stateIndexAt(tl, untilMs - 1);
+  return { initial, first, end: Math.max(first, end) };
+}

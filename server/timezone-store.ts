@@ -1,21 +1,24 @@
 /**
  * Time zones for the lookup layer: every zone document is loaded at start
- * (418 small files) into a timeline; answers are computed for the request
- * instant and their JSON text cached until the zone's next transition, so a
- * DST change needs no rebuild and the hot path returns precomputed bytes.
+ * (456 small files: the zone.tab zones and the zones outside it) into a
+ * timeline. Answers for the request instant are computed and their JSON text
+ * cached until the zone's next transition, so a DST change needs no rebuild
+ * and the hot path returns precomputed bytes; answers for another instant
+ * (`at`) and transition lists are computed per request (microseconds).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { paginate, type PageParams } from '../lib/paginate.js';
-import { buildTimeline, formatOffset, stateIndexAt, type ZoneTimeline } from '../lib/zone-timeline.js';
+import { formatInstant } from '../lib/rfc3339.js';
+import { zoneDocumentPath } from '../lib/zone-file.js';
+import { buildTimeline, formatOffset, stateIndexAt, transitionsBetween, type ZoneTimeline } from '../lib/zone-timeline.js';
 import { utf8 } from './answer-headers.js';
-import type { Timezone, TimezoneList, TimezonesIndex, TimezoneZone } from '../lib/schema-types.js';
+import type { Timezone, TimezoneList, TimezonesIndex, TimezoneTransitions, TimezoneZone } from '../lib/schema-types.js';
 
 interface Zone {
   doc: TimezoneZone;
   timeline: ZoneTimeline;
 }
-
 
 export interface Cached {
   /** UTF-8 bytes of the answer: encoding on every request would cost a third of the throughput. */
@@ -25,29 +28,38 @@ export interface Cached {
   until: number;
 }
 
+/** Which zones a list holds: zone.tab's (the default), or every zone served. */
+export type ListScope = 'zone.tab' | 'all';
+
 export class TimezoneStore {
   readonly index: TimezonesIndex;
+  /** The instants every zone's transitions cover: [start, end) in ms (1970 to 2100). */
+  readonly window: { start: number; end: number };
   private readonly zones = new Map<string, Zone>();
-  private readonly ids: string[];
+  private readonly ids: Record<ListScope, string[]>;
   /** Lower-cased canonical ids and aliases -> canonical id. */
   private readonly lookup = new Map<string, string>();
   private readonly zoneCache = new Map<string, Cached>();
   private readonly pageCache = new Map<string, Cached>();
 
   constructor(root: string) {
-    const read = <T>(p: string) => JSON.parse(readFileSync(join(root, 'v1', 'timezones', p), 'utf8')) as T;
-    this.index = read<TimezonesIndex>('index.json');
-    for (const s of this.index.zones) {
-      const doc = read<TimezoneZone>(`zones/${s.id}.json`);
+    const read = <T>(p: string) => JSON.parse(readFileSync(join(root, 'v1', p), 'utf8')) as T;
+    this.index = read<TimezonesIndex>('timezones/index.json');
+    // A dataset built before the zones outside zone.tab were served has no other_zones: it still loads.
+    const all = [...this.index.zones, ...(this.index.other_zones ?? [])];
+    for (const s of all) {
+      const doc = read<TimezoneZone>(zoneDocumentPath(s.id));
       const timeline = buildTimeline(
         doc.initial,
         doc.transitions.map((t) => ({ at_ms: Date.parse(t.at), state: t })),
       );
       this.zones.set(s.id, { doc, timeline });
       this.lookup.set(s.id.toLowerCase(), s.id);
+      for (const alias of s.aliases) this.lookup.set(alias.toLowerCase(), s.id);
     }
-    for (const [alias, id] of Object.entries(this.index.aliases)) this.lookup.set(alias.toLowerCase(), id);
-    this.ids = this.index.zones.map((z) => z.id);
+    this.ids = { 'zone.tab': this.index.zones.map((z) => z.id), all: all.map((z) => z.id).sort() };
+    const { window } = this.zones.get(all[0].id)!.doc;
+    this.window = { start: Date.parse(window.start), end: Date.parse(window.end) };
   }
 
   /** The canonical id for an id or alias (case-insensitive), if known. */
@@ -55,8 +67,16 @@ export class TimezoneStore {
     return this.lookup.get(id.toLowerCase());
   }
 
-  /** The zone as of `ms`, with the instants between which that answer holds. */
-  zoneAt(id: string, ms: number): { body: Timezone; from: number; until: number } {
+  /** The zone's tzdata release. */
+  get tzdataVersion(): string {
+    return this.index.tzdata_version;
+  }
+
+  /**
+   * The zone as of `ms`, with the instants between which that answer holds;
+   * `at` echoes the instant when it was asked for rather than taken from the clock.
+   */
+  zoneAt(id: string, ms: number, at?: 'echo'): { body: Timezone; from: number; until: number } {
     const { doc, timeline } = this.zones.get(id)!;
     const i = stateIndexAt(timeline, ms);
     const s = timeline.states[i];
@@ -64,9 +84,10 @@ export class TimezoneStore {
     const body: Timezone = {
       id: doc.id,
       name: doc.name,
+      ...(at ? { at: formatInstant(ms) } : {}),
       offset: formatOffset(s.offset_minutes),
       offset_minutes: s.offset_minutes,
-      country: doc.country,
+      ...(doc.country ? { country: doc.country } : {}),
       standard_offset: formatOffset(s.standard_offset_minutes),
       standard_offset_minutes: s.standard_offset_minutes,
       is_dst: s.is_dst,
@@ -87,24 +108,47 @@ export class TimezoneStore {
     return cached;
   }
 
-  /** JSON bytes of a list page at `ms`, cached until any of its zones changes. */
-  pageText(params: PageParams, ms: number): Cached {
-    const key = `${params.page}/${params.per_page}`;
-    const hit = this.pageCache.get(key);
-    if (hit && ms >= hit.from && ms < hit.until) return hit;
-    const page = paginate(this.ids, params);
+  /** JSON of a list page at `ms`; `at` as in zoneAt. */
+  page(params: PageParams, scope: ListScope, ms: number, at?: 'echo'): { body: TimezoneList; from: number; until: number } {
+    const page = paginate(this.ids[scope], params);
     let from = -Infinity;
     let until = Infinity;
     const data = page.data.map((id) => {
-      const z = this.zoneAt(id, ms);
+      const z = this.zoneAt(id, ms, at);
       from = Math.max(from, z.from);
       until = Math.min(until, z.until);
       return z.body;
     });
-    const body: TimezoneList = { data, pagination: page.pagination };
+    return { body: { data, pagination: page.pagination }, from, until };
+  }
+
+  /** JSON bytes of a list page at `ms`, cached until any of its zones changes. */
+  pageText(params: PageParams, ms: number, scope: ListScope = 'zone.tab'): Cached {
+    const key = `${scope}/${params.page}/${params.per_page}`;
+    const hit = this.pageCache.get(key);
+    if (hit && ms >= hit.from && ms < hit.until) return hit;
+    const { body, from, until } = this.page(params, scope, ms);
     const cached = { text: utf8.encode(JSON.stringify(body)), from, until };
-    if (this.pageCache.size > 1000) this.pageCache.clear(); // bounded: at most 100 x 418 keys are possible
+    if (this.pageCache.size > 2000) this.pageCache.clear(); // bounded: at most 2 x 100 x 456 keys are possible
     this.pageCache.set(key, cached);
     return cached;
+  }
+
+  /** The zone's transitions in [fromMs, untilMs) (clipped to the window) and the state at fromMs. */
+  transitions(id: string, year: number | null): TimezoneTransitions {
+    const { doc, timeline } = this.zones.get(id)!;
+    const from = year === null ? this.window.start : Date.UTC(year, 0, 1);
+    const until = year === null ? this.window.end : Date.UTC(year + 1, 0, 1);
+    const { initial, first, end } = transitionsBetween(timeline, from, until);
+    const s = timeline.states[initial];
+    return {
+      id: doc.id,
+      year,
+      from: formatInstant(from),
+      until: formatInstant(until),
+      tzdata_version: doc.tzdata_version,
+      initial: { offset: formatOffset(s.offset_minutes), offset_minutes: s.offset_minutes, abbreviation: s.abbreviation, is_dst: s.is_dst },
+      transitions: doc.transitions.slice(first, end),
+    };
   }
 }

@@ -1,12 +1,14 @@
 /**
  * Timezones: offsets on both sides of real transitions (frozen clocks, facts
  * from official sources in test/golden/timezones.json), the list's
- * pagination, identifier encoding and aliases, and bad input.
+ * pagination, identifier encoding and aliases, the zones outside zone.tab
+ * (UTC, Etc/GMT±N, ...) and `include=all`, and bad input.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appAt, getJson } from './helpers.js';
+import type { TimezonesIndex } from '../lib/schema-types.js';
+import { appAt, DATA_DIR, getJson } from './helpers.js';
 import { assertMatchesSchema } from './schemas.js';
 
 const golden = JSON.parse(readFileSync(join(import.meta.dirname, 'golden', 'timezones.json'), 'utf8'));
@@ -117,5 +119,139 @@ describe('GET /v1/timezones/{identifier}', () => {
       assertMatchesSchema('timezone.schema.json', body);
       expect(body).toEqual(z);
     }
+  });
+});
+
+/**
+ * The zones outside zone.tab, typed from tzdata's own files: `etcetera`
+ * (https://data.iana.org/time-zones/tzdb/etcetera: Etc/UTC, Etc/GMT and
+ * Etc/GMT-14..Etc/GMT+12, "Etc/GMT+4 ... corresponds to 4 hours behind UT"),
+ * and the rule-named zones of `europe` and `northamerica` (CET, EET, MET, WET;
+ * EST, MST, HST, EST5EDT, CST6CDT, MST7MDT, PST8PDT). Factory (`factory`)
+ * marks an unknown zone and is not served.
+ */
+const ETC = ['Etc/GMT', 'Etc/UTC', ...Array.from({ length: 14 }, (_, i) => `Etc/GMT-${i + 1}`), ...Array.from({ length: 12 }, (_, i) => `Etc/GMT+${i + 1}`)];
+const RULE_NAMED = ['CET', 'CST6CDT', 'EET', 'EST', 'EST5EDT', 'HST', 'MET', 'MST', 'MST7MDT', 'PST8PDT', 'WET'];
+
+describe('zones outside zone.tab (UTC, Etc/GMT±N, CET, ...)', () => {
+  const app = appAt(new Date('2026-11-21T12:00:00Z'));
+
+  // [request, zone answered, offset, abbreviation, name]
+  const cases: [string, string, string, string, string][] = [
+    ['UTC', 'Etc/UTC', '+00:00', 'UTC', 'Coordinated Universal Time'],
+    ['Etc%2FUTC', 'Etc/UTC', '+00:00', 'UTC', 'Coordinated Universal Time'],
+    ['Etc/UTC', 'Etc/UTC', '+00:00', 'UTC', 'Coordinated Universal Time'],
+    ['utc', 'Etc/UTC', '+00:00', 'UTC', 'Coordinated Universal Time'],
+    ['Zulu', 'Etc/UTC', '+00:00', 'UTC', 'Coordinated Universal Time'],
+    ['Etc%2FUniversal', 'Etc/UTC', '+00:00', 'UTC', 'Coordinated Universal Time'],
+    ['GMT', 'Etc/GMT', '+00:00', 'GMT', 'Greenwich Mean Time'],
+    ['Etc%2FGMT', 'Etc/GMT', '+00:00', 'GMT', 'Greenwich Mean Time'],
+    ['Etc%2FGreenwich', 'Etc/GMT', '+00:00', 'GMT', 'Greenwich Mean Time'],
+    ['Etc%2FGMT%2B0', 'Etc/GMT', '+00:00', 'GMT', 'Greenwich Mean Time'],
+    ['GMT0', 'Etc/GMT', '+00:00', 'GMT', 'Greenwich Mean Time'],
+    // POSIX signs: Etc/GMT+5 is five hours *behind* UTC.
+    ['Etc%2FGMT%2B5', 'Etc/GMT+5', '-05:00', '-05', 'GMT-05:00'],
+    ['Etc/GMT+5', 'Etc/GMT+5', '-05:00', '-05', 'GMT-05:00'],
+    ['Etc%2FGMT%2B12', 'Etc/GMT+12', '-12:00', '-12', 'GMT-12:00'],
+    ['Etc%2FGMT-14', 'Etc/GMT-14', '+14:00', '+14', 'GMT+14:00'],
+    ['etc%2Fgmt-5', 'Etc/GMT-5', '+05:00', '+05', 'GMT+05:00'],
+    // 21 November: standard time on both sides of the Atlantic.
+    ['CET', 'CET', '+01:00', 'CET', 'Central European Time'],
+    ['EST5EDT', 'EST5EDT', '-05:00', 'EST', 'Eastern Time'],
+    ['HST', 'HST', '-10:00', 'HST', 'Hawaii-Aleutian Time'],
+  ];
+  for (const [path, id, offset, abbreviation, name] of cases) {
+    it(`${path} → ${id} ${offset} ${abbreviation}, no country`, async () => {
+      const { status, body } = await getJson(app, `/v1/timezones/${path}`);
+      expect(status).toBe(200);
+      assertMatchesSchema('timezone.schema.json', body);
+      expect(body).toMatchObject({ id, offset, abbreviation, name, is_dst: false });
+      expect('country' in body).toBe(false);
+    });
+  }
+
+  it('the fixed offsets never change: no next transition', async () => {
+    for (const id of ETC) {
+      const { body } = await getJson(app, `/v1/timezones/${enc(id)}`);
+      expect(body.next_transition, id).toBeNull();
+      expect(body.offset_minutes, id).toBe(id === 'Etc/GMT' || id === 'Etc/UTC' ? 0 : -Number(id.slice(7)) * 60);
+    }
+  });
+
+  it('UTC and GMT list their tzdata links as aliases', async () => {
+    expect((await getJson(app, '/v1/timezones/UTC')).body.aliases).toEqual(['Etc/UCT', 'Etc/Universal', 'Etc/Zulu', 'UCT', 'UTC', 'Universal', 'Zulu']);
+    expect((await getJson(app, '/v1/timezones/GMT')).body.aliases).toEqual(['Etc/GMT+0', 'Etc/GMT-0', 'Etc/GMT0', 'Etc/Greenwich', 'GMT', 'GMT+0', 'GMT-0', 'GMT0', 'Greenwich']);
+  });
+
+  it('names agree with ICU (Intl.DateTimeFormat, CLDR English) for Etc/UTC and Etc/GMT±N', () => {
+    // Etc/GMT is left out: ICU names it "Coordinated Universal Time"; we keep CLDR's metazone name for GMT.
+    const index = JSON.parse(readFileSync(join(DATA_DIR, 'v1', 'timezones', 'index.json'), 'utf8')) as TimezonesIndex;
+    for (const z of index.other_zones.filter((o) => o.id.startsWith('Etc/') && o.id !== 'Etc/GMT')) {
+      const icu = new Intl.DateTimeFormat('en-US', { timeZone: z.id, timeZoneName: 'long' }).formatToParts(0).find((p) => p.type === 'timeZoneName')!.value;
+      expect(z.name, z.id).toBe(icu);
+    }
+  });
+
+  it('Factory (an unknown zone) and the POSIX string forms are not zones', async () => {
+    for (const path of ['Factory', 'GMT%2B5', 'UTC%2B01%3A00', 'Etc%2FGMT%2B13', 'Etc%2FGMT-15']) {
+      const { status, body } = await getJson(app, `/v1/timezones/${path}`);
+      expect(status, path).toBe(404);
+      expect(body.error.code).toBe('unknown_timezone');
+    }
+  });
+
+  it('?include=all lists every zone, sorted; the default stays zone.tab', async () => {
+    const all: { id: string; country?: string }[] = [];
+    for (let page = 1; ; page++) {
+      const { status, body } = await getJson(app, `/v1/timezones?include=all&per_page=100&page=${page}`);
+      expect(status).toBe(200);
+      assertMatchesSchema('timezone-list.schema.json', body);
+      all.push(...body.data);
+      if (page >= body.pagination.total_pages) {
+        expect(body.pagination.total_items).toBe(418 + ETC.length + RULE_NAMED.length);
+        break;
+      }
+    }
+    const ids = all.map((z) => z.id);
+    expect(ids).toEqual([...ids].sort());
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(all.filter((z) => !z.country).map((z) => z.id).sort()).toEqual([...ETC, ...RULE_NAMED].sort());
+    const tab = all.filter((z) => z.country).map((z) => z.id);
+    expect(tab).toHaveLength(418);
+    expect((await getJson(app, '/v1/timezones?per_page=100')).body.data.map((z: { id: string }) => z.id)).toEqual(tab.slice(0, 100));
+  });
+
+  it('every zone outside zone.tab answers, validates, and equals its list item', async () => {
+    const { body } = await getJson(app, '/v1/timezones?include=all&per_page=100&page=1');
+    const others = [...body.data];
+    for (let p = 2; p <= 5; p++) others.push(...(await getJson(app, `/v1/timezones?include=all&per_page=100&page=${p}`)).body.data);
+    for (const z of others.filter((o: { country?: string }) => !o.country)) {
+      const one = await getJson(app, `/v1/timezones/${enc(z.id)}`);
+      expect(one.status, z.id).toBe(200);
+      assertMatchesSchema('timezone.schema.json', one.body);
+      expect(one.body).toEqual(z);
+    }
+  });
+
+  for (const [q, code, param] of [['include=etc', 'invalid_include', 'include'], ['include=', 'invalid_include', 'include'], ['include=all&include=all', 'duplicate_parameter', 'include']]) {
+    it(`?${q} → 400 ${code}`, async () => {
+      const { status, body } = await getJson(app, `/v1/timezones?${q}`);
+      expect(status).toBe(400);
+      assertMatchesSchema('error.schema.json', body);
+      expect(body.error).toMatchObject({ code, parameter: param });
+    });
+  }
+});
+
+describe('the README', () => {
+  it('states the zone and alias counts the index holds', () => {
+    const index = JSON.parse(readFileSync(join(DATA_DIR, 'v1', 'timezones', 'index.json'), 'utf8')) as TimezonesIndex;
+    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Timezones'), readme.indexOf('## Countries'));
+    const aliases = Object.keys(index.aliases).length + index.other_zones.reduce((n, z) => n + z.aliases.length, 0);
+    expect(section).toContain(`the **${index.zones.length}** canonical ids of \`zone.tab\``);
+    expect(section).toContain(`the **${index.other_zones.length}** zones outside it`);
+    expect(section).toContain(`every zone served (${index.zones.length + index.other_zones.length})`);
+    expect(section).toContain(`${aliases} of them) answers as its zone`);
   });
 });
