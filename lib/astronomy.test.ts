@@ -1,14 +1,35 @@
 /**
- * lib/astronomy.ts: polar days, the equator, DST days, formatting and bad
- * input. Accuracy against an independent implementation is in
- * test/astronomy-ephem.test.ts; here the checks are about conventions.
+ * lib/astronomy.ts: polar days, the equator, DST days, the evening rule,
+ * formatting and bad input; and that the fast searches find the instants
+ * astronomy-engine's own searches find (SearchRiseSet, SearchAltitude,
+ * SearchHourAngle, SearchMoonPhase, as the library called them before issue
+ * 15). Accuracy against an independent implementation is in
+ * test/astronomy-ephem.test.ts.
  */
+import {
+  Body,
+  Illumination,
+  MakeTime,
+  MoonPhase,
+  Observer,
+  SearchAltitude,
+  SearchHourAngle,
+  SearchMoonPhase,
+  SearchRiseSet,
+  type AstroTime,
+} from 'astronomy-engine';
 import { describe, expect, it } from 'vitest';
-import { formatLocal, isTimeZone, localDate, moonDay, sunDay } from './astronomy.js';
+import { formatLocal, isTimeZone, localDate, meeusPhaseInstant, moonDay, sunDay, sunEvents, type SunDay } from './astronomy.js';
 
 const TROMSO = [69.65, 18.96, 'Europe/Oslo'] as const;
 const QUITO = [-0.22, -78.51, 'America/Guayaquil'] as const;
 const minutesBetween = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 60_000;
+const nextDate = (date: string) => new Date(Date.parse(date) + 86_400_000).toISOString().slice(0, 10);
+/** A sun day's times split into the morning ones (of the date) and the evening ones (after its sunrise). */
+const sunTimes = (s: SunDay) => ({
+  morning: [s.sunrise, s.twilight.civil.begin, s.twilight.nautical.begin, s.twilight.astronomical.begin, s.golden_hour.morning.begin, s.golden_hour.morning.end],
+  evening: [s.sunset, s.twilight.civil.end, s.twilight.nautical.end, s.twilight.astronomical.end, s.golden_hour.evening.begin, s.golden_hour.evening.end],
+});
 const allTimes = (value: unknown): string[] =>
   typeof value === 'string' && value.includes('T') ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(allTimes) : [];
 
@@ -67,12 +88,15 @@ describe('sunDay on DST days: the local calendar day, with the offset in force a
     const s = sunDay(-33.45, -70.67, '2026-09-06', 'America/Santiago');
     for (const t of allTimes(s)) expect(t).toMatch(/^2026-09-06T\d\d:\d\d:00-03:00$/);
   });
-  it('every time of a sample of days falls on the requested local date', () => {
+  it('morning events, noon, moonrise and moonset fall on the requested local date; evening events between its sunrise and the next date\'s', () => {
     const places: [number, number, string][] = [[35.68, 139.69, 'Asia/Tokyo'], [-41.29, 174.78, 'Pacific/Auckland'], [64.15, -21.94, 'Atlantic/Reykjavik'], [40.71, -74.01, 'America/New_York']];
     for (const [lat, lon, tz] of places) {
       for (const date of ['2026-01-15', '2026-04-05', '2026-09-27', '2026-11-01']) {
         const s = sunDay(lat, lon, date, tz);
-        for (const t of allTimes(s)) expect(t.slice(0, 10), `${tz} ${date}`).toBe(date);
+        const next = sunDay(lat, lon, nextDate(date), tz);
+        const { morning, evening } = sunTimes(s);
+        for (const t of [...morning, s.solar_noon]) if (t) expect(t.slice(0, 10), `${tz} ${date}`).toBe(date);
+        for (const t of evening) if (t) expect(t > s.sunrise! && t < next.sunrise!, `${tz} ${date} ${t}`).toBe(true);
         const m = moonDay(lat, lon, date, tz);
         for (const t of [m.moonrise, m.moonset]) if (t) expect(t.slice(0, 10)).toBe(date);
       }
@@ -153,5 +177,154 @@ describe('bad input throws RangeError', () => {
   it('accepts both ends of the range', () => {
     expect(sunDay(0, 0, '1900-01-01', 'UTC').date).toBe('1900-01-01');
     expect(moonDay(0, 0, '2100-12-31', 'UTC').date).toBe('2100-12-31');
+  });
+});
+
+describe('the sunset that ends the day begun at sunrise (issue 14)', () => {
+  it('Reykjavík 2026-06-21: sunrise 02:55, sunset 00:04 the next morning (PyEphem 00:03:55), not the 00:04 that ended the 20th', () => {
+    const s = sunDay(64.15, -21.94, '2026-06-21', 'Atlantic/Reykjavik');
+    expect(s).toMatchObject({ sunrise: '2026-06-21T02:55:00+00:00', sunset: '2026-06-22T00:04:00+00:00', day_length: '21:09', polar_condition: null });
+    expect(s.day_length_minutes).toBe(minutesBetween(s.sunrise!, s.sunset!));
+    // The sun stays above -6° all night: no dusk, no blue hour, but a golden hour from +6°.
+    expect(s.twilight.civil).toEqual({ begin: null, end: null });
+    expect(s.golden_hour.evening.begin).toMatch(/^2026-06-21T2\d:\d\d:00\+00:00$/);
+  });
+  it('Oslo 2026-06-21: the evening blue hour and civil dusk run past midnight, in order after the sunset', () => {
+    const s = sunDay(59.91, 10.75, '2026-06-21', 'Europe/Oslo');
+    expect(s.twilight.civil.begin).toMatch(/^2026-06-21T02:\d\d:00\+02:00$/);
+    expect(s.twilight.civil.end).toMatch(/^2026-06-22T00:[23]\d:00\+02:00$/);
+    const evening = [s.golden_hour.evening.begin, s.sunset, s.golden_hour.evening.end, s.blue_hour.evening.end];
+    expect([...evening].sort()).toEqual(evening);
+    expect(s.blue_hour.evening).toEqual({ begin: s.golden_hour.evening.end, end: s.twilight.civil.end });
+  });
+  it('Tromsø around the midnight sun: the last sunrise (2026-05-18) has no sunset; polar days as before', () => {
+    const last = sunDay(69.65, 18.96, '2026-05-18', 'Europe/Oslo');
+    expect(last.sunrise).toMatch(/^2026-05-18T00:5\d:00\+02:00$/);
+    expect(last).toMatchObject({ sunset: null, polar_condition: null });
+    // The time up within the date: all of it but the night from the 17th's sunset (00:28 on the 18th) to this sunrise.
+    const before = sunDay(69.65, 18.96, '2026-05-17', 'Europe/Oslo');
+    expect(before.sunset).toMatch(/^2026-05-18T00:\d\d:00\+02:00$/);
+    expect(last.day_length_minutes).toBe(24 * 60 - minutesBetween(before.sunset!, last.sunrise!));
+    expect(sunDay(69.65, 18.96, '2026-05-19', 'Europe/Oslo')).toMatchObject({ sunrise: null, sunset: null, polar_condition: 'midnight_sun' });
+  });
+  for (const [name, lat, lon, tz, exception] of [
+    ['Tromsø', 69.65, 18.96, 'Europe/Oslo', '2026-07-26T00:36:00+02:00'],
+    ['Longyearbyen', 78.22, 15.63, 'Arctic/Longyearbyen', '2026-08-25T00:28:00+02:00'],
+    ['Reykjavík', 64.15, -21.94, 'Atlantic/Reykjavik', null],
+  ] as const) {
+    it(`${name}, 2026: every sunset astronomy-engine finds is one date's sunset, and no two dates share one${exception ? ` (but the first after the midnight sun, ${exception}, which ends a day begun weeks before)` : ''}`, () => {
+      const observer = new Observer(lat, lon, 0);
+      const theirs: number[] = [];
+      for (let t = Date.parse('2026-01-01T00:00:00Z'); ; ) {
+        const e = SearchRiseSet(Body.Sun, observer, -1, new Date(t), 366);
+        if (!e || e.date.getTime() >= Date.parse('2026-12-31T00:00:00Z')) break;
+        theirs.push(e.date.getTime());
+        t = e.date.getTime() + 60_000;
+      }
+      const ours: string[] = [];
+      for (let d = Date.parse('2025-12-31'); d <= Date.parse('2026-12-31'); d += 86_400_000) {
+        const sunset = sunDay(lat, lon, new Date(d).toISOString().slice(0, 10), tz).sunset;
+        if (sunset) ours.push(sunset);
+      }
+      expect(new Set(ours).size).toBe(ours.length);
+      const unreported = theirs.filter((t) => !ours.some((o) => Math.abs(Date.parse(o) - t) <= 30_500)).map((t) => formatLocal(t, tz));
+      expect(unreported).toEqual(exception ? [exception] : []);
+    });
+  }
+});
+
+/** mulberry32: the same pseudo-random places and dates on every run. */
+function seeded(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const DAY = 86_400_000;
+/** Places anywhere (poles included) and UTC dates 1900-2100: the local day is then [00:00Z, 24:00Z). */
+function randomDays(seed: number, count: number) {
+  const next = seeded(seed);
+  return Array.from({ length: count }, () => {
+    const latitude = Math.round((next() * 180 - 90) * 100) / 100;
+    const longitude = Math.round((next() * 360 - 180) * 100) / 100;
+    const date = new Date(Date.UTC(1900, 0, 1) + Math.floor(next() * 73_049) * DAY).toISOString().slice(0, 10);
+    return { latitude, longitude, date, start: Date.parse(`${date}T00:00:00Z`), observer: new Observer(latitude, longitude, 0) };
+  });
+}
+type Search = (from: AstroTime, limitDays: number) => AstroTime | null;
+/** The first event of an astronomy-engine search in [start, end), as the library searched before issue 15. */
+const firstIn = (search: Search, start: number, end: number) => {
+  const t = search(MakeTime(new Date(start)), (end - start) / DAY);
+  return t && t.date.getTime() < end ? t.date.getTime() : null;
+};
+
+describe("the fast searches find astronomy-engine's instants", () => {
+  const cases = randomDays(15, 150);
+  it('sun: every event within a second of SearchRiseSet, SearchAltitude and SearchHourAngle, on 150 random places and days', () => {
+    let worst = 0;
+    for (const c of cases) {
+      const where = `${c.latitude},${c.longitude} ${c.date}`;
+      const e = sunEvents(c.latitude, c.longitude, c.date, 'UTC');
+      const [start, end] = [c.start, c.start + DAY];
+      const close = (ours: number | null, theirs: number | null, what: string) => {
+        expect(ours === null, `${where} ${what}: ours ${ours}, theirs ${theirs}`).toBe(theirs === null);
+        if (ours !== null) worst = Math.max(worst, Math.abs(ours - theirs!));
+      };
+      const rises = (from: number, to: number) => firstIn((f, l) => SearchRiseSet(Body.Sun, c.observer, +1, f, l), from, to);
+      close(e.sunrise, rises(start, end), 'sunrise');
+      for (const a of [-18, -12, -6, -4, 6] as const) close(e.rising[a], firstIn((f, l) => SearchAltitude(Body.Sun, c.observer, +1, f, l, a), start, end), `rising ${a}`);
+      const noon = firstIn((f, l) => {
+        const h = SearchHourAngle(Body.Sun, c.observer, 0, f, +1);
+        return h.time.ut - f.ut <= l ? h.time : null;
+      }, start, end);
+      close(e.noon, noon, 'noon');
+      // Evening events: the same crossing, searched from between the sunrise and ours (a search started
+      // exactly at the sunrise can stop at the sunrise itself); without a sunrise, within the date.
+      const evening = (ours: number | null, search: Search, what: string) => {
+        if (e.sunrise === null) close(ours, firstIn(search, start, end), what);
+        else if (ours !== null) close(ours, firstIn(search, (e.sunrise + ours) / 2, ours + DAY), what);
+      };
+      evening(e.sunset, (f, l) => SearchRiseSet(Body.Sun, c.observer, -1, f, l), 'sunset');
+      for (const a of [-18, -12, -6, -4, 6] as const) evening(e.setting[a], (f, l) => SearchAltitude(Body.Sun, c.observer, -1, f, l, a), `setting ${a}`);
+    }
+    expect(worst).toBeLessThan(1000);
+  });
+
+  it('moon: rise, set, phase, age, illumination and the next full and new moon as the searches give them, on 150 random places and days', () => {
+    const aberration = 20.4898 / 3600;
+    const phaseAt = (degrees: number, from: number, days: number) => SearchMoonPhase((degrees - aberration + 360) % 360, new Date(from), days)?.date.getTime() ?? null;
+    /** Within rounding of an instant: the same minute, give or take the half-minute tie. */
+    const sameMinute = (iso: string | null, t: number | null) => (iso === null || t === null ? iso === t : Math.abs(Date.parse(iso) - t) <= 30_500);
+    for (const c of randomDays(14, 150)) {
+      const where = `${c.latitude},${c.longitude} ${c.date}`;
+      const m = moonDay(c.latitude, c.longitude, c.date, 'UTC');
+      const [start, end, noon] = [c.start, c.start + DAY, c.start + DAY / 2];
+      expect(sameMinute(m.moonrise, firstIn((f, l) => SearchRiseSet(Body.Moon, c.observer, +1, f, l), start, end)), `${where} moonrise ${m.moonrise}`).toBe(true);
+      expect(sameMinute(m.moonset, firstIn((f, l) => SearchRiseSet(Body.Moon, c.observer, -1, f, l), start, end)), `${where} moonset ${m.moonset}`).toBe(true);
+      const principal = [0, 1, 2, 3].find((q) => (phaseAt(q * 90, start, 2) ?? end) < end);
+      const elongation = (MoonPhase(new Date(noon)) + aberration) % 360;
+      expect(m.phase, where).toBe(principal !== undefined ? ['new_moon', 'first_quarter', 'full_moon', 'last_quarter'][principal] : ['waxing_crescent', 'waxing_gibbous', 'waning_gibbous', 'waning_crescent'][Math.floor(elongation / 90)]);
+      let lastNew = phaseAt(0, noon - 31 * DAY, 40)!;
+      for (let n = phaseAt(0, lastNew + DAY, 40)!; n <= noon; n = phaseAt(0, lastNew + DAY, 40)!) lastNew = n;
+      // Rounded to 0.01 day from Meeus's new moon (18 s = 0.0002 day at worst).
+      expect(Math.abs(m.age_days - (noon - lastNew) / DAY), where).toBeLessThanOrEqual(0.0053);
+      expect(m.illumination).toBe(Math.round(Illumination(Body.Moon, new Date(noon)).phase_fraction * 1000) / 10);
+      expect(sameMinute(m.next_full_moon, phaseAt(180, start, 40)), `${where} full ${m.next_full_moon}`).toBe(true);
+      expect(sameMinute(m.next_new_moon, phaseAt(0, start, 40)), `${where} new ${m.next_new_moon}`).toBe(true);
+    }
+  });
+
+  it("Meeus's phase instants (the first guess) are within 18 s of SearchMoonPhase's over 1900-2100", () => {
+    const aberration = 20.4898 / 3600;
+    const first = Math.floor(((Date.UTC(1900, 0, 1) - Date.UTC(2000, 0, 6)) / DAY / 29.530588861) * 4);
+    let worst = 0;
+    for (let q = first; q < first + 4 * 2487; q += 7) {
+      const guess = meeusPhaseInstant(q);
+      const exact = SearchMoonPhase((((q % 4) + 4) % 4) * 90 - aberration + 360, new Date(guess - DAY), 2)!.date.getTime();
+      worst = Math.max(worst, Math.abs(guess - exact));
+    }
+    expect(worst).toBeLessThan(18_000);
   });
 });

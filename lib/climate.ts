@@ -2,7 +2,7 @@
  * Climate normals arithmetic, no I/O: distances, parsing the WMO files' numbers,
  * unit conversion, range checks and the twelve months of one station.
  */
-import type { ClimateMonth } from './schema-types.js';
+import type { ClimateMonth, Station } from './schema-types.js';
 
 export interface Capital {
   name: string;
@@ -14,6 +14,12 @@ export interface Capital {
 export const MAX_AUTO_DISTANCE_KM = 50;
 /** No station farther than this is ever published (the candidate search radius). */
 export const MAX_DISTANCE_KM = 100;
+/**
+ * A region's station is the nearest one of its country within this distance of the region's seat: 100 km keeps
+ * the station in the seat's landscape for most of the world (a coastal seat and an inland station 100 km apart
+ * still share their season), and is the radius the capital candidates were searched in.
+ */
+export const MAX_REGION_DISTANCE_KM = MAX_DISTANCE_KM;
 
 export const MONTHS = [
   'January', 'February', 'March', 'April', 'May', 'June',
@@ -38,6 +44,16 @@ export function haversineKm(lat1: number, lon1: number, lat2: number, lon2: numb
   const dLon = (lon2 - lon1) * rad;
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** The travel answer's sources.climate for normals of this station: "WMO normals 1991-2020, station NAME (ID), D km". */
+export function climateSourceText(station: Pick<Station, 'name' | 'wmo_id' | 'distance_km'>): string {
+  return `WMO normals 1991-2020, station ${station.name} (${station.wmo_id}), ${station.distance_km} km`;
+}
+
+/** Whether twelve months report both a mean daily high and low in at least one month (what a traveller asks first). */
+export function hasTemperatures(months: readonly ClimateMonth[]): boolean {
+  return months.some((m) => m.temp_high_c !== null && m.temp_low_c !== null);
 }
 
 /** Rounds half away from zero to one decimal, never returning -0. */

@@ -45,7 +45,7 @@ function jsonCounts() {
 describe('bulk files', () => {
   it('datapackage.json lists every table with its bytes and sha256; big tables have a gzipped copy of the same bytes', () => {
     expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['locations', 'holidays', 'working_days', 'workweeks', 'day_type_rules', 'location_years',
-      'timezones', 'timezone_aliases', 'zone_transitions', 'countries', 'subdivisions', 'travel', 'climate_normals', 'astronomy_places']));
+      'timezones', 'timezone_aliases', 'zone_transitions', 'countries', 'subdivisions', 'subdivision_seats', 'travel', 'climate_normals', 'astronomy_places']));
     for (const r of pkg.resources) {
       const bytes = readFileSync(join(BULK, r.path));
       expect(bytes.length, r.path).toBe(r.bytes);
@@ -100,7 +100,9 @@ describe('DuckDB reads the CSVs with the types datapackage.json declares', () =>
     expect(await n('subdivisions')).toBe(counts.subdivisions);
     expect(await n('travel')).toBe(counts.travel_destinations + counts.travel_regions);
     expect(await n('climate_normals')).toBe(12 * (await n('climate_stations')));
-    expect(await n('astronomy_places')).toBe(Object.keys(read<{ places: object }>('astronomy/places.json').places).length);
+    // Countries' places only: a region's is its seat, in subdivision_seats (one row per ISO 3166-2 code).
+    expect(await n('astronomy_places')).toBe(Object.keys(read<{ places: object }>('astronomy/places.json').places).filter((k) => k.length === 2).length);
+    expect(await n('subdivision_seats')).toBe(counts.subdivisions);
     for (const t of tables) expect(await n(t.name), t.name).toBe(t.rows);
     const gz = await q(`SELECT count(*)::INTEGER AS n FROM read_csv('${join(BULK, 'holidays.csv.gz')}', header = true)`);
     expect(Number(gz[0].n)).toBe(json.holidays);
@@ -125,6 +127,10 @@ describe('DuckDB reads the CSVs with the types datapackage.json declares', () =>
     expect(await q(`SELECT transferred, strftime(transferred_from, '%Y-%m-%d') AS f FROM holidays WHERE location = 'RU' AND date = DATE '2025-05-02'`)).toEqual([{ transferred: true, f: '2025-01-04' }]);
     const ruSources = read<BusinessDaysYear>('business-days/RU/2025.json').sources;
     expect((await q(`SELECT url FROM location_year_sources WHERE location = 'RU' AND year = 2025 ORDER BY seq`)).map((r) => r.url)).toEqual(ruSources.map((s) => s.url));
+    // Seats: Bavaria's is Munich (GeoNames 2867714) in Europe/Berlin; a code without one says why.
+    expect(await q(`SELECT seat, geonames_id::INTEGER AS id, timezone, missing_reason FROM subdivision_seats WHERE code = 'DE-BY'`))
+      .toEqual([{ seat: 'Munich', id: 2867714, timezone: 'Europe/Berlin', missing_reason: null }]);
+    expect(Number((await q(`SELECT count(*)::INTEGER AS n FROM subdivision_seats WHERE (seat IS NULL) = (missing_reason IS NULL)`))[0].n)).toBe(0);
     // DE 2026-12-24: Christmas Eve from 14:00, partial, closes nothing.
     expect(await q(`SELECT partial, start_time, closes FROM holidays WHERE location = 'DE' AND date = DATE '2026-12-24'`)).toEqual([{ partial: true, start_time: '14:00', closes: null }]);
     // AE: the weekend moved on 2006-09-01 and on 2022-01-01: three workweek periods.

@@ -2,7 +2,8 @@
  * Climate normals (pipeline/stages/ingest-climate.ts) over the real sources/climate
  * files, with the capitals as restcountries gives them (capitalInfo.latlng, capital[0]):
  * schema, physical ranges, seasons, published station normals typed in by hand,
- * the reviewed station choices, unit conversions and a coverage report.
+ * the reviewed station choices, unit conversions and a coverage report; and the
+ * regions' normals (the station nearest each subdivision seat).
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import {
   CLIMATE_FIELDS,
   MAX_AUTO_DISTANCE_KM,
   MAX_DISTANCE_KM,
+  MAX_REGION_DISTANCE_KM,
   MONTHS,
   buildMonths,
   haversineKm,
@@ -21,7 +23,8 @@ import {
   round1,
   type ParamRow,
 } from '../lib/climate.js';
-import { ingestClimate, loadStationChoices, type ClimateNormals } from '../pipeline/stages/ingest-climate.js';
+import { ingestClimate, ingestRegionalClimate, loadClimateSources, loadStationChoices, type ClimateNormals } from '../pipeline/stages/ingest-climate.js';
+import { ingestSeats } from '../pipeline/stages/ingest-seats.js';
 import { createAjv } from '../pipeline/stages/validate.js';
 
 const SOURCES = join(import.meta.dirname, '..', 'sources');
@@ -381,5 +384,68 @@ describe('coverage', () => {
     expect(counts.precipitation_mm).toBeGreaterThan(150);
     expect(counts.temp_high_c).toBeGreaterThan(140);
     for (const f of CLIMATE_FIELDS) expect(counts[f]).toBeLessThanOrEqual(entries.length);
+  });
+});
+
+describe('regions: the station nearest the seat', async () => {
+  const { seats } = await ingestSeats(SOURCES);
+  const sources = loadClimateSources(SOURCES);
+  const regional = ingestRegionalClimate(sources, seats);
+  const docs = Object.entries(regional.normals);
+
+  it('validates, lies within 100 km of the seat (haversine from the seat) in the region\'s own country', () => {
+    expect(MAX_REGION_DISTANCE_KM).toBe(100);
+    expect(docs.length).toBeGreaterThan(2000);
+    const validate = createAjv().getSchema('https://refdata.dev/schemas/v1/climate.schema.json')!;
+    for (const [code, doc] of docs) {
+      expect(validate(doc), `${code}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      const seat = seats.get(code)!;
+      const d = haversineKm(seat.latitude, seat.longitude, doc.station.latitude, doc.station.longitude);
+      expect(Math.abs(d - doc.station.distance_km), code).toBeLessThanOrEqual(0.05);
+      expect(doc.station.distance_km, code).toBeLessThanOrEqual(MAX_REGION_DISTANCE_KM);
+      expect(doc.station.country, code).toBe(code.slice(0, 2));
+    }
+  });
+
+  it('gives every region without normals its reason: no seat, or no station near it', () => {
+    for (const [code, seat] of seats) {
+      if (regional.normals[code]) continue;
+      expect(regional.notes[code]?.reason, code).toBe(seat ? 'no_station_near_seat' : 'no_seat');
+    }
+  });
+
+  it('has the warm season on the station\'s side of the equator outside the tropics', () => {
+    let checked = 0;
+    for (const [code, doc] of docs) {
+      const t = (name: (typeof MONTHS)[number]) => {
+        const m = doc.months.find((x) => x.month === name)!;
+        return m.temp_high_c === null || m.temp_low_c === null ? null : (m.temp_high_c + m.temp_low_c) / 2;
+      };
+      const [jan, jul] = [t('January'), t('July')];
+      if (jan === null || jul === null || Math.abs(doc.station.latitude) < 23.5) continue;
+      checked++;
+      if (doc.station.latitude > 0) expect(jul, code).toBeGreaterThan(jan);
+      else expect(jan, code).toBeGreaterThan(jul);
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('never publishes monthly extremes as daily highs and lows (Mongolia, Armenia, Oman, Niger, Turkmenistan; any 18 °C mean range)', () => {
+    for (const [code, doc] of docs) {
+      const ranges = doc.months.filter((m) => m.temp_high_c !== null && m.temp_low_c !== null).map((m) => m.temp_high_c! - m.temp_low_c!);
+      if (ranges.length) expect(ranges.reduce((a, b) => a + b) / ranges.length, code).toBeLessThanOrEqual(18);
+      if (['MN', 'AM', 'OM', 'NE', 'TM'].includes(code.slice(0, 2))) expect(ranges, code).toEqual([]);
+    }
+  });
+
+  it('fails closed when seat-points.csv no longer matches the seats', () => {
+    const moved = new Map(seats);
+    const de = moved.get('DE-BY')!;
+    moved.set('DE-BY', { ...de, latitude: de.latitude + 1 });
+    expect(() => ingestRegionalClimate(sources, moved)).toThrow(/seat-points\.csv does not match the seats \(DE-BY\)/);
+  });
+
+  it('is deterministic', () => {
+    expect(ingestRegionalClimate(sources, seats)).toEqual(regional);
   });
 });

@@ -1,16 +1,19 @@
 /**
  * GET /v1/travel/{destination}: golden facts through the API (phone code and
  * driving side included), regional power facts, compatibility between
- * origins and destinations, climate by month, region fallback, bad input,
- * and the coverage report's numbers in the README.
+ * origins and destinations, climate by month (a country's capital station, a
+ * region's station nearest its seat, the reason when there is none), region
+ * fallback, bad input, and the coverage report's numbers in the README.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appAt, DATA_DIR, getJson } from './helpers.js';
+import type { TravelIndex } from '../lib/schema-types.js';
 import { assertMatchesSchema } from './schemas.js';
 
 const golden = JSON.parse(readFileSync(join(import.meta.dirname, 'golden', 'travel.json'), 'utf8'));
+const index = JSON.parse(readFileSync(join(DATA_DIR, 'v1', 'travel', 'index.json'), 'utf8')) as TravelIndex;
 const app = appAt();
 const travel = async (path: string) => getJson(app, `/v1/travel/${path}`);
 
@@ -77,11 +80,77 @@ describe('climate', () => {
     const jul = (await travel('NO?date=2045-07-31')).body.climate;
     expect(jul.temp_high_c).toBeGreaterThan(jan.temp_high_c);
   });
-  it('is null where no station is usable, and for regions (the station is the capital\'s)', async () => {
+  it('a country keeps its capital\'s station; sources.climate names a station exactly when climate is filled', async () => {
+    const plain = (await travel('US')).body;
+    expect([plain.climate, plain.sources.climate, plain.climate_note]).toEqual([null, null, undefined]);
+    const dated = (await travel('US?date=2026-07-01')).body;
+    assertMatchesSchema('travel.schema.json', dated);
+    expect(dated.climate.station.name).toBe('VA WASHINGTON REAGAN AP');
+    expect(dated.sources.climate).toBe(`WMO normals 1991-2020, station VA WASHINGTON REAGAN AP (${dated.climate.station.wmo_id}), ${dated.climate.station.distance_km} km`);
+    expect(dated.climate_note).toBeUndefined();
+  });
+
+  it('a region uses the station nearest its seat (US-CA: Sacramento\'s, not Washington\'s), within 100 km', async () => {
+    expect((await travel('US-CA')).body.sources.climate).toBeNull();
+    const ca = (await travel('US-CA?date=2026-07-01')).body;
+    assertMatchesSchema('travel.schema.json', ca);
+    expect(ca).toMatchObject({ destination: 'US-CA', country: 'US', climate: { month: 'July', station: { country: 'US' } } });
+    expect(ca.climate.station.name).toMatch(/SACRAMENTO/);
+    expect(ca.climate.station.distance_km).toBeLessThanOrEqual(100);
+    expect(ca.sources.climate).toContain(ca.climate.station.name);
+  });
+
+  it('Nevada and Alaska have different stations, and Nevada\'s July is far hotter', async () => {
+    const nv = (await travel('US-NV?date=2026-07-15')).body.climate;
+    const ak = (await travel('US-AK?date=2026-07-15')).body.climate;
+    expect(nv.station.wmo_id).not.toBe(ak.station.wmo_id);
+    expect(nv.temp_high_c - ak.temp_high_c).toBeGreaterThan(10); // Reno about 34 °C, Juneau about 18 °C
+    expect((await travel('US-AK?date=2026-01-15')).body.climate.temp_low_c).toBeLessThan(0);
+  });
+
+  it('southern-hemisphere regions have their summer in January, northern ones in July', async () => {
+    for (const code of ['AU-NSW', 'AU-VIC', 'BR-RS', 'AR-B', 'ZA-WC', 'CL-RM']) {
+      const jan = (await travel(`${code}?date=2026-01-15`)).body.climate;
+      const jul = (await travel(`${code}?date=2026-07-15`)).body.climate;
+      expect(jan.station.latitude, code).toBeLessThan(0);
+      expect(jan.temp_high_c, code).toBeGreaterThan(jul.temp_high_c);
+    }
+    for (const code of ['DE-BY', 'US-CA', 'CA-ON', 'JP-01']) {
+      const jan = (await travel(`${code}?date=2026-01-15`)).body.climate;
+      const jul = (await travel(`${code}?date=2026-07-15`)).body.climate;
+      expect(jul.temp_high_c, code).toBeGreaterThan(jan.temp_high_c);
+    }
+  });
+
+  it('says why climate is null: no station near the capital, near the seat, or no seat', async () => {
     const za = await travel('ZA?date=2026-01-15');
     expect(za.status).toBe(200);
-    expect(za.body.climate).toBeNull();
-    expect((await travel('US-CA?date=2026-01-15')).body.climate).toBeNull();
+    assertMatchesSchema('travel.schema.json', za.body);
+    expect(za.body).toMatchObject({ climate: null, sources: { climate: null }, climate_note: { reason: 'no_station_near_capital' } });
+    expect((await travel('RU-SVE?date=2026-01-15')).body).toMatchObject({ climate: null, climate_note: { reason: 'no_station_near_seat', message: expect.stringContaining('Yekaterinburg') } });
+    const noSeat = Object.entries(index.climate_notes).find(([, n]) => n.reason === 'no_seat')![0];
+    expect((await travel(`${noSeat}?date=2026-01-15`)).body).toMatchObject({ climate: null, climate_note: { reason: 'no_seat' } });
+  });
+
+  it('sources.climate is null whenever climate is, with and without date, for every destination (every 7th region)', async () => {
+    const codes = [...index.destinations, ...Object.keys(index.regions).filter((_, i) => i % 7 === 0)];
+    for (const code of codes) {
+      const plain = (await travel(code)).body;
+      expect(plain.sources.climate, code).toBeNull();
+      const dated = (await travel(`${code}?date=2026-04-01`)).body;
+      expect(dated.sources.climate === null, code).toBe(dated.climate === null);
+      expect(dated.climate === null, code).toBe(dated.climate_note !== undefined);
+      expect(index.climate.includes(code), code).toBe(dated.climate !== null);
+    }
+  }, 60_000);
+
+  it('the coverage report counts the regions with a station, per country for the ten largest', () => {
+    const { regional_climate: rc, largest_countries: largest } = index.coverage;
+    expect(rc.max_distance_km).toBe(100);
+    expect(rc.with_station).toBe(index.climate.filter((c: string) => c.includes('-')).length);
+    expect(rc.with_station).toBeLessThanOrEqual(rc.with_seat);
+    for (const c of largest) expect(c.with_station, c.country).toBe(index.climate.filter((x: string) => x.startsWith(`${c.country}-`)).length);
+    console.log(`regional climate: ${rc.with_station} of ${rc.regions} regions (${rc.with_seat} with a seat); ${largest.map((c: { country: string; with_station: number; subdivisions: number }) => `${c.country} ${c.with_station}/${c.subdivisions}`).join(', ')}`);
   });
 });
 
@@ -127,10 +196,10 @@ describe('destinations', () => {
   });
 
   it('the README states the coverage report\'s numbers', () => {
-    const index = JSON.parse(readFileSync(join(DATA_DIR, 'v1', 'travel', 'index.json'), 'utf8'));
     const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
     const f = index.coverage.fields;
-    for (const n of [index.coverage.with_document, index.coverage.regions_with_own_document, f.power['fluids-power'], f.power.override, f.power.inherited, f.emergency['android-ecc'], f.emergency.override, f.climate['WMO normals 1991-2020']]) {
+    for (const n of [index.coverage.with_document, index.coverage.regions_with_own_document, f.power['fluids-power'], f.power.override, f.power.inherited, f.emergency['android-ecc'], f.emergency.override, f.climate['WMO normals 1991-2020'],
+      index.coverage.seats.with_seat, index.coverage.regional_climate.with_station]) {
       expect(readme, String(n)).toContain(String(n));
     }
   });

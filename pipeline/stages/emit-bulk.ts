@@ -12,6 +12,7 @@ import type {
   AstronomyPlaces, Attribution, BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear, ClimateNormals,
   CountriesIndex, TimezonesIndex, TimezoneZone, TravelIndex, TravelInfo,
 } from '../../lib/schema-types.js';
+import { climateSourceText } from '../../lib/climate.js';
 import type { FileMap } from './emit-business-days.js';
 
 /** A cell as the JSON files have it; lists are written comma-separated, null and '' as an empty field. */
@@ -101,7 +102,7 @@ function businessDayTables(files: FileMap): BulkTable[] {
         f('period', 'integer', 'Order of the period within the location, from 1.', req),
         f('from', 'date', 'First date of the period; empty: since always.'),
         f('until', 'date', 'Last date of the period; empty: still in force.'),
-        f('workweek', 'list', 'Working weekdays, Monday first, comma-separated.', { ...req, itemEnum: WEEKDAYS }),
+        f('workweek', 'list', 'Working weekdays from the first after the weekend (Sunday first in Israel), comma-separated.', { ...req, itemEnum: WEEKDAYS }),
         f('source', 'string', 'Where the workweek comes from.', req),
       ],
       primaryKey: ['location', 'period'], foreignKeys: [toLocation], rows: workweeks,
@@ -170,7 +171,7 @@ function timezoneTables(files: FileMap): BulkTable[] {
   const zones: Cell[][] = [], transitions: Cell[][] = [];
   for (const { id } of index.zones) {
     const z = get<TimezoneZone>(files, `timezones/zones/${id}.json`);
-    zones.push([z.id, z.name, z.country, z.comment, z.standard_offset, z.standard_offset_minutes, z.initial.offset, z.initial.offset_minutes,
+    zones.push([z.id, z.name, z.country ?? null, z.comment, z.standard_offset, z.standard_offset_minutes, z.initial.offset, z.initial.offset_minutes,
       z.initial.abbreviation, z.initial.is_dst, z.window.start, z.window.end, z.tzdata_version]);
     for (const t of z.transitions) transitions.push([z.id, t.at, t.offset, t.offset_minutes, t.abbreviation, t.is_dst]);
   }
@@ -235,7 +236,7 @@ function countryTables(files: FileMap): BulkTable[] {
         f('capital_longitude', 'number', 'Longitude of the capital, degrees.'), f('primary_currency', 'string', 'ISO 4217 code of the primary currency.'),
         f('primary_language', 'string', 'Primary official language code.'), f('cctld', 'string', 'Country-code top-level domain.'),
         f('phone_code', 'string', 'International calling code with a leading plus.'), f('driving_side', 'string', 'left or right.', { ...req, enum: ['left', 'right'] }),
-        f('workweek', 'list', 'Working weekdays today, Monday first, comma-separated.', { itemEnum: WEEKDAYS }),
+        f('workweek', 'list', 'Working weekdays today, from the first after the weekend, comma-separated.', { itemEnum: WEEKDAYS }),
         f('timezones', 'list', 'Canonical IANA zones of the country, in zone.tab order, comma-separated.'),
         f('neighbors', 'list', 'Countries sharing a land border, comma-separated.'),
       ],
@@ -256,7 +257,33 @@ function countryTables(files: FileMap): BulkTable[] {
       fields: [f('code', 'string', 'ISO 3166-2 code.', req), f('country', 'string', 'ISO 3166-1 alpha-2.', req), f('name', 'string', 'Name as ISO 3166-2 gives it.', req), f('type', 'string', 'ISO 3166-2 category.', req)],
       primaryKey: ['code'], foreignKeys: [toCountry], rows: subdivisions,
     },
+    seatTable(files, countries),
   ];
+}
+
+/** One row per ISO 3166-2 subdivision: its seat (countries/{CODE}.json subdivisions[].seat), or why it has none (travel/index.json). */
+function seatTable(files: FileMap, countries: CountriesIndex['countries']): BulkTable {
+  const report = (get<TravelIndex>(files, 'travel/index.json') as Partial<TravelIndex>).coverage?.seats.without_seat ?? [];
+  const why = new Map(report.map((w) => [w.code, w.reason]));
+  const rows: Cell[][] = [];
+  for (const c of countries) {
+    for (const { code, seat } of c.subdivisions) {
+      rows.push([code, c.code, seat?.name ?? null, seat?.latitude ?? null, seat?.longitude ?? null, seat?.geonames_id ?? null, seat?.timezone ?? null, seat?.source ?? null, seat ? null : (why.get(code) ?? 'unknown')]);
+    }
+  }
+  return {
+    name: 'subdivision_seats', title: 'Seats of subdivisions', description: 'The administrative seat of each ISO 3166-2 subdivision (GeoNames place, CC BY 4.0, joined as sources/seats/SOURCE.md describes) with the IANA zone at the seat; a subdivision without a known seat has empty seat columns and the reason.',
+    fields: [
+      f('code', 'string', 'ISO 3166-2 code (subdivisions.code).', req), f('country', 'string', 'ISO 3166-1 alpha-2.', req),
+      f('seat', 'string', 'Name of the seat as GeoNames gives it; empty when unknown.'), f('latitude', 'number', 'Degrees.'), f('longitude', 'number', 'Degrees.'),
+      f('geonames_id', 'integer', 'GeoNames feature id; empty for a seat typed from a cited source, or none.'),
+      f('timezone', 'string', 'Canonical IANA zone at the seat.'), f('source', 'string', 'How the seat was found.'),
+      f('missing_reason', 'string', 'Why there is no seat; empty when there is one.'),
+    ],
+    primaryKey: ['code'],
+    foreignKeys: [{ fields: ['code'], reference: { resource: 'subdivisions', fields: ['code'] } }, { fields: ['timezone'], reference: { resource: 'timezones', fields: ['id'] } }],
+    rows,
+  };
 }
 
 function travelTables(files: FileMap): BulkTable[] {
@@ -264,9 +291,10 @@ function travelTables(files: FileMap): BulkTable[] {
   const travel: Cell[][] = [], stations: Cell[][] = [], normals: Cell[][] = [];
   for (const code of index.destinations) {
     const t = get<TravelInfo>(files, `travel/${code}.json`);
-    travel.push([t.destination, t.country, t.driving_side, t.phone_code, t.emergency.police, t.emergency.ambulance, t.emergency.fire, t.power.voltage,
-      t.power.frequency, t.power.plugs, t.sources.power, t.sources.emergency, t.sources.phone_code, t.sources.driving_side, t.sources.climate]);
     const climate = files.get(`travel/climate/${code}.json`) as ClimateNormals | undefined;
+    // The documents hold no climate source (they answer without date); the column names the station a dated answer cites.
+    travel.push([t.destination, t.country, t.driving_side, t.phone_code, t.emergency.police, t.emergency.ambulance, t.emergency.fire, t.power.voltage,
+      t.power.frequency, t.power.plugs, t.sources.power, t.sources.emergency, t.sources.phone_code, t.sources.driving_side, climate ? climateSourceText(climate.station) : null]);
     if (!climate) continue;
     const s = climate.station;
     stations.push([code, s.wmo_id, s.name, s.country, s.latitude, s.longitude, s.distance_km, s.period]);
@@ -274,7 +302,8 @@ function travelTables(files: FileMap): BulkTable[] {
       m.precipitation_days, m.humidity_percent, m.humidity_derived, m.cloud_cover_percent, m.sunshine_hours, m.wind_speed_kmh]));
   }
   const { places } = get<AstronomyPlaces>(files, 'astronomy/places.json');
-  const astronomy = Object.entries(places).map(([code, p]): Cell[] => [code, p.name, p.latitude, p.longitude, p.timezone]);
+  // Countries only: a region's place is its seat, in subdivision_seats.
+  const astronomy = Object.entries(places).filter(([code]) => code.length === 2).map(([code, p]): Cell[] => [code, p.name, p.latitude, p.longitude, p.timezone]);
   const toDestination = { fields: ['destination'], reference: { resource: 'travel', fields: ['destination'] } };
   const num = (name: string, d: string) => f(name, 'number', `${d}; empty when the station does not report it.`);
   return [

@@ -15,13 +15,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import type { ClimateNormals } from '../../lib/schema-types.js';
+import type { ClimateNormals, ClimateNote } from '../../lib/schema-types.js';
 import {
   buildMonths,
   CLIMATE_FIELDS,
+  hasTemperatures,
   haversineKm,
   MAX_AUTO_DISTANCE_KM,
   MAX_DISTANCE_KM,
+  MAX_REGION_DISTANCE_KM,
   parseValue,
   round1,
   type Capital,
@@ -29,7 +31,7 @@ import {
   type ParamRow,
 } from '../../lib/climate.js';
 
-export type { ClimateNormals };
+export type { ClimateNormals, ClimateNote };
 
 interface Station {
   path: string;
@@ -167,21 +169,20 @@ function correctedCapital(code: string, input: Capital | null, choice: Choice | 
   return fixed;
 }
 
-/**
- * Climate normals for every code of `capitals` that has a usable station.
- * `sourcesDir` is the repository's sources/ folder; capitals are restcountries'
- * (capitalInfo.latlng, capital[0]) or already corrected ones, null when none.
- */
-export function ingestClimate(
-  sourcesDir: string,
-  capitals: Record<string, { name: string; latitude: number; longitude: number } | null>,
-): Record<string, ClimateNormals> {
-  const dir = join(sourcesDir, 'climate');
-  const stations = loadStations(dir);
-  const candidates = loadCandidates(dir);
-  const values = loadValues(dir);
-  const choices = loadStationChoices(join(dir, 'station-choices.csv'));
+/** Everything the climate stage reads, parsed once (ingestClimate and ingestRegionalClimate share it). */
+export interface ClimateSources {
+  dir: string;
+  stations: Map<string, Station>;
+  candidates: Map<string, string[]>;
+  values: StationValues;
+  choices: Map<string, Choice>;
+  /** The station's coordinates after the reviewed corrections, or null. */
+  coordsOf: (s: Station) => [number, number] | null;
+}
 
+export function loadClimateSources(sourcesDir: string): ClimateSources {
+  const dir = join(sourcesDir, 'climate');
+  const choices = loadStationChoices(join(dir, 'station-choices.csv'));
   // Station coordinates are a property of the station: a reviewed fix applies wherever it is used.
   const fixedCoords = new Map<string, [number, number]>();
   for (const c of choices.values()) {
@@ -190,7 +191,26 @@ export function ingestClimate(
     if (prev && (prev[0] !== c.stationLat || prev[1] !== c.stationLon)) throw new Error(`${c.where}: conflicting coordinates for ${c.stationFile}`);
     fixedCoords.set(c.stationFile, [c.stationLat, c.stationLon!]);
   }
-  const coordsOf = (s: Station): [number, number] | null => fixedCoords.get(s.path) ?? (s.lat === null || s.lon === null ? null : [s.lat, s.lon]);
+  return {
+    dir,
+    stations: loadStations(dir),
+    candidates: loadCandidates(dir),
+    values: loadValues(dir),
+    choices,
+    coordsOf: (s) => fixedCoords.get(s.path) ?? (s.lat === null || s.lon === null ? null : [s.lat, s.lon]),
+  };
+}
+
+/**
+ * Climate normals for every code of `capitals` that has a usable station.
+ * `sourcesDir` is the repository's sources/ folder (or its parsed ClimateSources); capitals are restcountries'
+ * (capitalInfo.latlng, capital[0]) or already corrected ones, null when none.
+ */
+export function ingestClimate(
+  sourcesDir: string | ClimateSources,
+  capitals: Record<string, { name: string; latitude: number; longitude: number } | null>,
+): Record<string, ClimateNormals> {
+  const { stations, candidates, values, choices, coordsOf } = typeof sourcesDir === 'string' ? loadClimateSources(sourcesDir) : sourcesDir;
 
   const out: Record<string, ClimateNormals> = {};
   for (const code of Object.keys(capitals).sort()) {
@@ -242,4 +262,110 @@ export function ingestClimate(
     };
   }
   return out;
+}
+
+// ---------------------------------------------------------------- regions
+
+
+export interface RegionalClimate {
+  /** Region code -> normals of the station nearest its seat. */
+  normals: Record<string, ClimateNormals>;
+  /** Region code -> why it has none. */
+  notes: Record<string, ClimateNote>;
+}
+
+/** Above this annual mean of (high - low), a station's highs and lows are monthly extremes (SOURCE.md: 4.1-15.3 °C medians elsewhere). */
+const MAX_MEAN_DAILY_RANGE_C = 18;
+function meanDailyRange(months: { temp_high_c: number | null; temp_low_c: number | null }[]): number {
+  const r = months.filter((m) => m.temp_high_c !== null && m.temp_low_c !== null).map((m) => m.temp_high_c! - m.temp_low_c!);
+  return r.length ? r.reduce((a, b) => a + b) / r.length : 0;
+}
+
+/**
+ * The seats sources/climate/derived/seat-points.csv was cut for (extract.py keeps the stations near them):
+ * a seat that moved, appeared or went since would silently miss stations, so the stage stops instead.
+ */
+function checkSeatPoints(dir: string, seats: Map<string, { latitude: number; longitude: number } | null>): void {
+  const listed = new Map(readCsv(join(dir, 'derived', 'seat-points.csv')).map((r) => [r.code, [Number(r.latitude), Number(r.longitude)]]));
+  const stale: string[] = [];
+  for (const [code, seat] of seats) {
+    const p = listed.get(code);
+    if (seat ? !p || p[0] !== seat.latitude || p[1] !== seat.longitude : p) stale.push(code);
+    listed.delete(code);
+  }
+  stale.push(...listed.keys());
+  if (stale.length) {
+    throw new Error(
+      `climate: sources/climate/derived/seat-points.csv does not match the seats (${stale.slice(0, 5).join(', ')}${stale.length > 5 ? ', …' : ''}): ` +
+        'run `npx tsx pipeline/stages/ingest-seats.ts > sources/climate/derived/seat-points.csv`, then sources/climate/extract.py, then `npm run lock:sources`',
+    );
+  }
+}
+
+/**
+ * Climate normals for ISO 3166-2 regions: of the stations of the region's own country within
+ * MAX_REGION_DISTANCE_KM of its seat, the nearest whose normals give daily highs and lows, else the nearest with
+ * any usable value. Same parsing, corrections and checks as the capitals' (station coordinate fixes and dropped
+ * fields of station-choices.csv apply wherever the station is used).
+ */
+export function ingestRegionalClimate(
+  sourcesDir: string | ClimateSources,
+  seats: Map<string, { name: string; latitude: number; longitude: number } | null>,
+): RegionalClimate {
+  const src = typeof sourcesDir === 'string' ? loadClimateSources(sourcesDir) : sourcesDir;
+  checkSeatPoints(src.dir, seats);
+  // The drops of station-choices.csv answer problems of a whole national submission (SOURCE.md, "Known
+  // problems"), so they apply to every station of that country here; Turkmenistan's capital row rejects its
+  // station outright, but its highs and lows are monthly extremes too.
+  const dropBy = new Map<string, Set<ClimateField>>([['TM', new Set(['temp_high_c', 'temp_low_c'])]]);
+  for (const [code, c] of src.choices) for (const f of c.dropFields) dropBy.set(code, (dropBy.get(code) ?? new Set()).add(f));
+  const dropsOf = (s: Station) => [...new Set(s.countries.flatMap((cc) => [...(dropBy.get(cc) ?? [])]))];
+
+  // Every station that can serve: a WMO id, coordinates and usable values; its months built once.
+  const usable: { station: Station; coords: [number, number]; months: NonNullable<ReturnType<typeof buildMonths>>; temperatures: boolean }[] = [];
+  for (const station of [...src.stations.values()].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    const coords = src.coordsOf(station);
+    const params = src.values.get(station.path);
+    if (!coords || !params || !station.wmo) continue;
+    let months = buildMonths(params, dropsOf(station));
+    // Mean monthly extremes filed as daily highs and lows show as a day-night range no real station has.
+    if (months && meanDailyRange(months) > MAX_MEAN_DAILY_RANGE_C) months = buildMonths(params, [...dropsOf(station), 'temp_high_c', 'temp_low_c']);
+    if (months) usable.push({ station, coords, months, temperatures: hasTemperatures(months) });
+  }
+
+  const normals: Record<string, ClimateNormals> = {};
+  const notes: Record<string, ClimateNote> = {};
+  for (const [code, seat] of [...seats].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const cc = code.slice(0, 2);
+    if (!seat) {
+      notes[code] = { reason: 'no_seat', message: `The seat of ${code} is not known to our sources, so no station can be chosen.` };
+      continue;
+    }
+    const near = usable
+      .filter((u) => u.station.countries.includes(cc) && Math.abs(u.coords[0] - seat.latitude) < 1)
+      .map((u) => ({ ...u, distance: haversineKm(seat.latitude, seat.longitude, u.coords[0], u.coords[1]) }))
+      .filter((u) => u.distance <= MAX_REGION_DISTANCE_KM)
+      .sort((a, b) => a.distance - b.distance || (a.station.path < b.station.path ? -1 : 1));
+    const pick = near.find((u) => u.temperatures) ?? near[0];
+    if (!pick) {
+      notes[code] = {
+        reason: 'no_station_near_seat',
+        message: `No WMO 1991-2020 station of ${cc} with usable normals lies within ${MAX_REGION_DISTANCE_KM} km of the seat, ${seat.name}.`,
+      };
+      continue;
+    }
+    normals[code] = {
+      station: {
+        name: pick.station.name,
+        wmo_id: pick.station.wmo,
+        country: cc,
+        latitude: pick.coords[0],
+        longitude: pick.coords[1],
+        distance_km: round1(pick.distance),
+        period: '1991-2020',
+      },
+      months: pick.months,
+    };
+  }
+  return { normals, notes };
 }

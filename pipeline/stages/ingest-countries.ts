@@ -1,6 +1,7 @@
 /**
  * Stage: one Country per ISO 3166-1 code (249: the iso-codes list, so not XK),
- * from REST Countries, with ISO 3166-2 subdivisions from Debian iso-codes,
+ * from REST Countries, with ISO 3166-2 subdivisions from Debian iso-codes (each with
+ * its seat from the caller, pipeline/stages/ingest-seats.ts),
  * current currencies and the primary language from CLDR, and the cited fixes
  * of sources/countries/corrections.csv. Time zones, workweeks and business-day
  * coverage come from the caller. Fails closed: a code that disagrees between
@@ -11,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import type { Attribution, Country, CountryCapital, CountryCurrency, CountryLanguage, Workweek } from '../../lib/schema-types.js';
+import type { Attribution, Country, CountryCapital, CountryCurrency, CountryLanguage, SubdivisionSeat, Workweek } from '../../lib/schema-types.js';
 
 export interface CountryInputs {
   /** alpha-2 -> canonical IANA zones, in zone.tab order. */
@@ -20,6 +21,8 @@ export interface CountryInputs {
   workweeks: Record<string, Workweek>;
   /** Locations with holiday data (GET /v1/business-days/{code} answers). */
   businessDayLocations: Set<string>;
+  /** ISO 3166-2 code -> its seat (pipeline/stages/ingest-seats.ts); a code not in the map has seat null. */
+  seats?: Map<string, SubdivisionSeat | null>;
 }
 
 interface RcCountry {
@@ -29,6 +32,7 @@ interface RcCountry {
   name: { common: string; official: string };
   independent?: boolean;
   region: string;
+  area?: number;
   continents: string[];
   capital?: string[];
   capitalInfo?: { latlng?: number[] };
@@ -283,7 +287,7 @@ export function buildCountries(src: CountrySources, inputs: CountryInputs): Coun
   const subdivisions = new Map<string, Country['subdivisions']>();
   for (const s of src.iso3166_2) {
     const cc = s.code.slice(0, 2);
-    subdivisions.set(cc, [...(subdivisions.get(cc) ?? []), { code: s.code, name: s.name, type: s.type }]);
+    subdivisions.set(cc, [...(subdivisions.get(cc) ?? []), { code: s.code, name: s.name, type: s.type, seat: inputs.seats?.get(s.code) ?? null }]);
   }
   const currencyName = currencyNames(src);
   const languageName = languageNames(src);
@@ -357,6 +361,20 @@ export function buildCountries(src: CountrySources, inputs: CountryInputs): Coun
     for (const n of c.neighbors) if (!listed.get(n)?.has(c.code)) throw new Error(`${c.code} borders ${n} but not the reverse`);
   }
   return countries;
+}
+
+/**
+ * The `count` largest countries by area (REST Countries' `area`, km²) among those with ISO 3166-2 subdivisions,
+ * largest first: the countries the coverage reports break down (Antarctica has no subdivisions).
+ */
+export function largestCountries(sourcesDir: string, count: number): string[] {
+  const src = loadCountrySources(sourcesDir);
+  const withSubdivisions = new Set(src.iso3166_2.map((s) => s.code.slice(0, 2)));
+  return src.restcountries
+    .filter((c) => withSubdivisions.has(c.cca2) && typeof c.area === 'number')
+    .sort((a, b) => b.area! - a.area! || (a.cca2 < b.cca2 ? -1 : 1))
+    .slice(0, count)
+    .map((c) => c.cca2);
 }
 
 /** The 249 ISO 3166-1 alpha-2 codes the stage builds (for the caller's workweek table). */

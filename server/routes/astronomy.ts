@@ -1,17 +1,21 @@
 /**
- * GET /v1/astronomy/sun/{location} and /v1/astronomy/moon/{location}: the sun
- * or the moon on one local calendar day (`date`, default today there). The
- * location is a country or ISO 3166-2 code, answered for its capital or
- * principal city through `capitalOf`, or the literal `coordinates` with
- * `latitude`, `longitude` and `timezone` query parameters. Computation is
- * lib/astronomy.ts; this file only parses and answers.
+ * The sun or the moon on one local calendar day (`date`, default today there):
+ * - GET /v1/astronomy/{sun,moon}?latitude=&longitude=[&timezone=]: any point.
+ *   Without `timezone`, the zone at the point (server/geo.ts; at sea the
+ *   nautical Etc/GMT±N zone). `/{sun,moon}/coordinates?…` is the same (the
+ *   older form, kept as an alias).
+ * - GET /v1/astronomy/{sun,moon}/{code}: a country code (ISO 3166-1, its
+ *   capital) or a region code (ISO 3166-2, its seat), through `capitalOf`,
+ *   with the zone stored for that place.
+ * Computation is lib/astronomy.ts; this file only parses and answers.
  */
 import { Hono, type Context } from 'hono';
 import { FIRST_DATE, LAST_DATE, isTimeZone, localDate, moonDay, sunDay } from '../../lib/astronomy.js';
 import { parseDate } from '../../lib/plain-date.js';
 import { answer, answerJson, utf8 } from '../answer-headers.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
-import { single } from '../query.js';
+import { zoneAt } from '../geo.js';
+import { queryOf, single } from '../query.js';
 
 export interface AstronomyPlace {
   name: string;
@@ -21,18 +25,34 @@ export interface AstronomyPlace {
 }
 
 export interface AstronomyRoutesOptions {
-  /** The capital or principal city of a country or region code (upper case), with its zone. */
+  /** The capital of a country code, or the seat of a region code (upper case), with its zone. */
   capitalOf: (code: string) => AstronomyPlace | undefined;
   /** The clock that decides the default date. */
   now: () => Date;
 }
 
+/** A country code (NO) or a region code (US-CA, GB-ENG, FR-75C): ISO 3166-2 subdivisions have 1-3 characters. */
 export const CODE_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/;
 /** defs.schema.json ZoneId: IANA ids only (Intl would also take offsets such as +05:00). */
 const ZONE_RE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 const PARAMETERS = ['date', 'latitude', 'longitude', 'timezone'] as const;
 type Parameter = (typeof PARAMETERS)[number];
+type Kind = 'sun' | 'moon';
+
+/**
+ * ISO 3166-1 countries with no capital, so no place for their code to stand
+ * for (countries/index.json has `capital: null` for each; a test checks it).
+ * Antarctica has no capital and ten zones: rather than pick a station for it,
+ * its 404 points at the South Pole as coordinates (Amundsen-Scott Station,
+ * whose zone from the point is Antarctica/McMurdo, as zone.tab says).
+ */
+export const WITHOUT_CAPITAL: Record<string, string> = {
+  AQ: 'Antarctica',
+  BV: 'Bouvet Island',
+  HM: 'Heard Island and McDonald Islands',
+  UM: 'United States Minor Outlying Islands',
+};
 
 interface Request {
   date: string;
@@ -40,15 +60,18 @@ interface Request {
   timezone: string;
 }
 
-function parameters(c: Context): Partial<Record<Parameter, string>> {
-  const q = c.req.queries();
+/** The point forms take all four parameters; a code stands for its place and zone, so it takes only `date`. */
+function parameters(c: Context, point: boolean): Partial<Record<Parameter, string>> {
+  const q = queryOf(c, point ? 'latitude longitude timezone date' : 'date');
   const out: Partial<Record<Parameter, string>> = {};
   for (const name of PARAMETERS) out[name] = single(q, name);
   return out;
 }
 
-function coordinate(raw: string | undefined, name: 'latitude' | 'longitude', limit: number): number {
-  if (raw === undefined) throw badRequest('missing_parameter', `${name} is required with /coordinates`, name);
+function coordinate(raw: string | undefined, name: 'latitude' | 'longitude', limit: number, kind: Kind): number {
+  if (raw === undefined) {
+    throw badRequest('missing_parameter', `${name} is required: give latitude and longitude (/v1/astronomy/${kind}?latitude=69.65&longitude=18.96), or a country or region code in the path (/v1/astronomy/${kind}/NO, /v1/astronomy/${kind}/US-CA)`, name);
+  }
   const value = Number(raw);
   if (!NUMBER_RE.test(raw) || !(Math.abs(value) <= limit)) {
     throw badRequest(`invalid_${name}`, `${name} must be a number from -${limit} to ${limit}, got "${raw.slice(0, 40)}"`, name);
@@ -56,28 +79,44 @@ function coordinate(raw: string | undefined, name: 'latitude' | 'longitude', lim
   return value;
 }
 
-/** The zone as asked, or Intl's spelling of it when it differs only in letter case. */
-function timeZone(raw: string | undefined): string {
-  if (raw === undefined) throw badRequest('missing_parameter', 'timezone (an IANA id such as Europe/Oslo) is required with /coordinates', 'timezone');
-  if (raw.length > 64 || !ZONE_RE.test(raw) || !isTimeZone(raw)) throw badRequest('invalid_timezone', `timezone must be an IANA time zone id such as Europe/Oslo, got "${raw.slice(0, 40)}"`, 'timezone');
+/** The zone as asked (Intl's spelling of it when it differs only in letter case), or the zone at the point. */
+function timeZone(raw: string | undefined, latitude: number, longitude: number): string {
+  if (raw === undefined) return zoneAt(latitude, longitude);
+  if (raw.length > 64 || !ZONE_RE.test(raw) || !isTimeZone(raw)) throw badRequest('invalid_timezone', `timezone must be an IANA time zone id such as Europe/Oslo, got "${raw.slice(0, 40)}"; leave it out to use the zone at the point`, 'timezone');
   const resolved = new Intl.DateTimeFormat('en-US', { timeZone: raw }).resolvedOptions().timeZone;
   return resolved.toLowerCase() === raw.toLowerCase() ? resolved : raw;
 }
 
-function parseRequest(c: Context, now: () => Date, capitalOf: AstronomyRoutesOptions['capitalOf']): Request {
-  const q = parameters(c);
-  const raw = c.req.param('location') ?? '';
+/** Why a well-formed code has no place, and what to ask instead. */
+function noPlace(code: string, kind: Kind): ApiError {
+  const point = `/v1/astronomy/${kind}?latitude=…&longitude=…`;
+  const country = WITHOUT_CAPITAL[code];
+  const message =
+    code === 'AQ'
+      ? `${country} (AQ) has no capital, and a country code stands for its capital: ask for a point instead, such as the South Pole (Amundsen-Scott Station): /v1/astronomy/${kind}?latitude=-90&longitude=0`
+      : country
+        ? `${country} (${code}) has no capital, and a country code stands for its capital: ask for a point instead, ${point}`
+        : code.includes('-')
+          ? `No place for ${code}: a region code stands for its seat, and ${code} is no ISO 3166-2 region with a seat in this dataset; ask for a point instead, ${point}`
+          : `No place for ${code}: a country code stands for its capital, and ${code} is no ISO 3166-1 country with a capital in this dataset; ask for a point instead, ${point}`;
+  return notFound('unknown_location', message, 'location');
+}
+
+function parseRequest(c: Context, kind: Kind, now: () => Date, capitalOf: AstronomyRoutesOptions['capitalOf']): Request {
+  const raw = c.req.param('location');
+  const q = parameters(c, raw === undefined || raw === 'coordinates');
   let location: Request['location'];
   let timezone: string;
-  if (raw === 'coordinates') {
-    location = { latitude: coordinate(q.latitude, 'latitude', 90), longitude: coordinate(q.longitude, 'longitude', 180), name: null };
-    timezone = timeZone(q.timezone);
+  if (raw === undefined || raw === 'coordinates') {
+    location = { latitude: coordinate(q.latitude, 'latitude', 90, kind), longitude: coordinate(q.longitude, 'longitude', 180, kind), name: null };
+    timezone = timeZone(q.timezone, location.latitude, location.longitude);
   } else {
     if (!CODE_RE.test(raw)) {
-      throw badRequest('invalid_location', `location must be an ISO 3166-1 alpha-2 or ISO 3166-2 code (JP, JP-13) or "coordinates", got "${raw.slice(0, 40)}"`, 'location');
+      throw badRequest('invalid_location', `location must be an ISO 3166-1 country code (NO), an ISO 3166-2 region code (US-CA) or "coordinates", got "${raw.slice(0, 40)}"`, 'location');
     }
-    const place = capitalOf(raw.toUpperCase());
-    if (!place) throw notFound('unknown_location', `Unknown location "${raw.slice(0, 40)}": use an ISO 3166-1 alpha-2 country code (it stands for its capital; region codes have no coordinates yet), or /coordinates?latitude=&longitude=&timezone=`, 'location');
+    const code = raw.toUpperCase();
+    const place = capitalOf(code);
+    if (!place) throw noPlace(code, kind);
     location = { latitude: place.latitude, longitude: place.longitude, name: place.name };
     timezone = place.timezone;
   }
@@ -87,28 +126,32 @@ function parseRequest(c: Context, now: () => Date, capitalOf: AstronomyRoutesOpt
   return { date, location, timezone };
 }
 
+/** Answers kept, most recent last; a computed answer costs 0.1 ms (bench/astronomy.ts). */
+const CACHE_SIZE = 20_000;
+
 /**
  * @example app.route('/v1/astronomy', astronomyRoutes({ capitalOf, now }))
  */
-/** Answers kept, most recent last; a computed answer costs about a millisecond. */
-const CACHE_SIZE = 20_000;
-
 export function astronomyRoutes({ capitalOf, now }: AstronomyRoutesOptions) {
   const app = new Hono();
   // An answer depends only on the kind, place, zone and date: repeats are served from bytes.
   const cache = new Map<string, Uint8Array<ArrayBuffer>>();
+  const compute: Record<Kind, (r: Request) => object> = {
+    sun: (r) => sunDay(r.location.latitude, r.location.longitude, r.date, r.timezone),
+    moon: (r) => moonDay(r.location.latitude, r.location.longitude, r.date, r.timezone),
+  };
   // Errors are thrown by the parsers and answered here, so that the sub-app
   // answers the same JSON on its own (tests) as mounted; anything else goes on
   // to the app's error handler.
-  const handle = (kind: string, compute: (r: Request) => object) => (c: Context) => {
+  const handle = (kind: Kind) => (c: Context) => {
     try {
-      const r = parseRequest(c, now, capitalOf);
+      const r = parseRequest(c, kind, now, capitalOf);
       const key = `${kind}|${r.location.latitude}|${r.location.longitude}|${r.location.name}|${r.timezone}|${r.date}`;
       let bytes = cache.get(key);
       if (bytes) {
         cache.delete(key); // re-inserted below: least recently used entries leave first
       } else {
-        const { date: _, ...rest } = compute(r) as { date: string };
+        const { date: _, ...rest } = compute[kind](r) as { date: string };
         bytes = utf8.encode(JSON.stringify({ date: r.date, location: r.location, timezone: r.timezone, ...rest }));
         if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
       }
@@ -119,7 +162,9 @@ export function astronomyRoutes({ capitalOf, now }: AstronomyRoutesOptions) {
       throw err;
     }
   };
-  app.get('/sun/:location', handle('sun', (r) => sunDay(r.location.latitude, r.location.longitude, r.date, r.timezone)));
-  app.get('/moon/:location', handle('moon', (r) => moonDay(r.location.latitude, r.location.longitude, r.date, r.timezone)));
+  for (const kind of ['sun', 'moon'] as const) {
+    app.get(`/${kind}`, handle(kind));
+    app.get(`/${kind}/:location`, handle(kind));
+  }
   return app;
 }

@@ -2,18 +2,22 @@
  * GET /v1/travel/{destination}?from=&date=: the travel facts of a country or
  * ISO 3166-2 region. Without `from` and `date` the answer is the static
  * file's bytes (travel/{CODE}.json); `from` adds power compatibility, `date`
- * the climate normals of that month.
+ * the climate normals of that month: a country's from the station at its
+ * capital, a region's from the station nearest its seat (travel/climate/{CODE}.json).
+ * sources.climate names the station exactly when climate is filled; with `date`
+ * and no station, climate_note says why (travel/index.json climate_notes).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
+import { climateSourceText } from '../../lib/climate.js';
 import { powerCompatibility } from '../../lib/plugs.js';
 import { civilFromDays, parseDate } from '../../lib/plain-date.js';
 import { stableJson } from '../../lib/stable-json.js';
 import type { ClimateNormals, TravelIndex, TravelInfo } from '../../lib/schema-types.js';
 import { answer, answerJson, utf8 } from '../answer-headers.js';
 import { badRequest, notFound } from '../errors.js';
-import { single } from '../query.js';
+import { queryOf, single } from '../query.js';
 
 export const CODE_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/;
 
@@ -22,10 +26,15 @@ export function travelRoutes(dataDir: string) {
   const read = <T>(p: string) => JSON.parse(readFileSync(join(dir, p), 'utf8')) as T;
   const index = read<TravelIndex>('index.json');
   const docs = new Map(index.destinations.map((code) => [code, read<TravelInfo>(`${code}.json`)]));
+  // Read on first use: a few thousand small files, bounded by the index's list.
+  const withClimate = new Set(index.climate);
   const climates = new Map<string, ClimateNormals>();
-  for (const code of index.destinations) {
-    if (code.length === 2 && docs.get(code)!.sources.climate) climates.set(code, read<ClimateNormals>(`climate/${code}.json`));
-  }
+  const climateOf = (code: string): ClimateNormals | undefined => {
+    if (!withClimate.has(code)) return undefined;
+    let normals = climates.get(code);
+    if (!normals) climates.set(code, (normals = read<ClimateNormals>(`climate/${code}.json`)));
+    return normals;
+  };
   const noData = new Map(index.no_travel_data.map((n) => [n.code, n.missing]));
   const plain = new Map<string, Uint8Array<ArrayBuffer>>();
 
@@ -36,11 +45,7 @@ export function travelRoutes(dataDir: string) {
     const own = docs.get(code);
     if (own) return own;
     const country = index.regions[code];
-    if (country) {
-      // The capital's climate station does not describe another region.
-      const doc = docs.get(country)!;
-      return { ...doc, destination: code, sources: { ...doc.sources, climate: null } };
-    }
+    if (country) return { ...docs.get(country)!, destination: code };
     const missing = noData.get(code);
     if (missing) throw notFound('no_travel_data', `No travel facts for ${code}: ${missing.join(', ')} unknown in every source we use.`, parameter);
     throw notFound(`unknown_${parameter}`, `Unknown ${parameter} "${raw.slice(0, 40)}": use an ISO 3166-1 alpha-2 or ISO 3166-2 code.`, parameter);
@@ -48,7 +53,7 @@ export function travelRoutes(dataDir: string) {
 
   const app = new Hono();
   app.get('/:destination', (c) => {
-    const q = c.req.queries();
+    const q = queryOf(c, 'from date');
     const from = single(q, 'from');
     const date = single(q, 'date');
     const doc = resolve(c.req.param('destination'), 'destination');
@@ -69,9 +74,15 @@ export function travelRoutes(dataDir: string) {
     if (date !== undefined) {
       const day = parseDate(date);
       if (day === undefined) throw badRequest('invalid_date', `date must be a real calendar date in YYYY-MM-DD form, got "${date.slice(0, 40)}"`, 'date');
-      // Only a country's own document has a station (its capital's); regions have none yet.
-      const normals = doc.destination === doc.country ? climates.get(doc.country) : undefined;
-      body.climate = normals ? { ...normals.months[civilFromDays(day)[1] - 1], station: normals.station } : null;
+      // A country's station is its capital's, a region's the one nearest its seat: never the country's for a region.
+      const normals = climateOf(doc.destination);
+      if (normals) {
+        body.climate = { ...normals.months[civilFromDays(day)[1] - 1], station: normals.station };
+        body.sources = { ...doc.sources, climate: climateSourceText(normals.station) };
+      } else {
+        body.climate = null;
+        body.climate_note = index.climate_notes[doc.destination] ?? { reason: 'no_seat', message: `No climate station is known for ${doc.destination}.` };
+      }
     }
     return answerJson(c, body);
   });

@@ -4,16 +4,26 @@ side of test/astronomy-ephem.test.ts.
 
 Reads [{"latitude", "longitude", "timezone", "date"}, ...] as JSON on stdin and
 writes one result per case: event instants as Unix milliseconds (null when the
-event does not happen that local day) and the moon's illumination in percent.
+event does not happen) and the moon's illumination in percent.
 
-Conventions, chosen to match lib/astronomy.ts (astronomy-engine's SearchRiseSet):
+Conventions, chosen to match lib/astronomy.ts:
 - the local day runs from local midnight to the next local midnight, computed
   here with zoneinfo (the system's tzdata, not Node's ICU copy);
-- rise and set are of the upper limb (PyEphem's default, use_center=False) on a
-  horizon 34' below the geometric one, with PyEphem's own refraction switched
-  off (pressure = 0): the 34' *is* the standard refraction, applied once;
-- the first next_rising / next_setting after local midnight counts if it comes
-  before the next local midnight; AlwaysUp/NeverUp mean no event;
+- sunrise and sunset are of the upper limb (PyEphem's default, use_center=False)
+  on a horizon 34' below the geometric one, with PyEphem's own refraction
+  switched off (pressure = 0): the 34' *is* the standard refraction, applied once;
+- twilight (-6, -12, -18 degrees) and the golden and blue hours (-4, +6) are the
+  geometric altitude of the sun's centre (use_center=True, no refraction);
+- a rising (sunrise, dawn, the morning hours) is the first next_rising after
+  local midnight, if it comes before the next local midnight;
+- a setting (sunset, dusk, the evening hours) belongs to the day that begins
+  at that date's sunrise: it is PyEphem's next_setting searched from the
+  sunrise, which keeps to that circuit of the sky (antitransit to antitransit),
+  so it may fall after midnight, and is none when the sun does not go down
+  through that altitude in it. Without a sunrise that date, the first
+  next_setting within the local day;
+- AlwaysUpError/NeverUpError mean no event; moonrise and moonset are the first
+  within the local day;
 - illumination is geocentric (Moon computed for a date, no observer) at local noon.
 """
 import json
@@ -23,10 +33,25 @@ from zoneinfo import ZoneInfo
 
 import ephem
 
+# name -> (horizon, use_center)
+LEVELS = {
+    "horizon": ("-0:34", False),
+    "civil": ("-6", True),
+    "nautical": ("-12", True),
+    "astronomical": ("-18", True),
+    "minus4": ("-4", True),
+    "plus6": ("6", True),
+}
+
 
 def ms(d):
     """ephem.Date (UTC) -> Unix milliseconds."""
     return (ephem.Date(d).datetime().replace(tzinfo=timezone.utc).timestamp()) * 1000
+
+
+def ephem_date(milliseconds):
+    """Unix milliseconds -> ephem.Date."""
+    return ephem.Date(datetime.fromtimestamp(milliseconds / 1000, timezone.utc).replace(tzinfo=None))
 
 
 def local_instant(day, at, tz):
@@ -40,39 +65,53 @@ def local_instant(day, at, tz):
     raise ValueError(f"no local {at} on {day} in {tz}")
 
 
-def first_event(observer, body, start, end, method):
-    observer.date = ephem.Date(start)
+def search(observer, body, start, method, level="horizon"):
+    """PyEphem's next rising or setting after `start` (ephem.Date) through `level`, in ms, or None."""
+    observer.horizon, use_center = LEVELS[level]
+    observer.date = start
     try:
-        t = getattr(observer, method)(body)
-    except (ephem.AlwaysUpError, ephem.NeverUpError):
+        return ms(getattr(observer, method)(body, use_center=use_center))
+    except ephem.CircumpolarError:
         return None
-    return ms(t) if ms(t) < end.timestamp() * 1000 else None
+
+
+def within(t, end_ms):
+    return t if t is not None and t < end_ms else None
 
 
 def one(case):
     tz = ZoneInfo(case["timezone"])
     day = datetime.strptime(case["date"], "%Y-%m-%d").date()
     start = local_instant(day, time(0), tz)
-    end = local_instant(day + timedelta(days=1), time(0), tz)
+    end_ms = local_instant(day + timedelta(days=1), time(0), tz).timestamp() * 1000
     noon = local_instant(day, time(12), tz)
     observer = ephem.Observer()
     observer.lat = str(case["latitude"])
     observer.lon = str(case["longitude"])
     observer.elevation = 0
     observer.pressure = 0
-    observer.horizon = "-0:34"
     sun, moon = ephem.Sun(), ephem.Moon()
+    start_e = ephem.Date(start.replace(tzinfo=None))
+
+    out = {}
+    for level in LEVELS:
+        out[f"{level}_rising"] = within(search(observer, sun, start_e, "next_rising", level), end_ms)
+    sunrise = out["horizon_rising"]
+    for level in LEVELS:
+        if sunrise is None:
+            out[f"{level}_setting"] = within(search(observer, sun, start_e, "next_setting", level), end_ms)
+        else:
+            out[f"{level}_setting"] = search(observer, sun, ephem_date(sunrise), "next_setting", level)
+
     geocentric = ephem.Moon(ephem.Date(noon.replace(tzinfo=None)))
-    start_e = start.replace(tzinfo=None)
-    return {
-        "sunrise": first_event(observer, sun, start_e, end, "next_rising"),
-        "sunset": first_event(observer, sun, start_e, end, "next_setting"),
-        "moonrise": first_event(observer, moon, start_e, end, "next_rising"),
-        "moonset": first_event(observer, moon, start_e, end, "next_setting"),
+    out.update({
+        "moonrise": within(search(observer, moon, start_e, "next_rising"), end_ms),
+        "moonset": within(search(observer, moon, start_e, "next_setting"), end_ms),
         "illumination": geocentric.moon_phase * 100,
-        "next_full_moon": ms(ephem.next_full_moon(ephem.Date(start_e))),
-        "next_new_moon": ms(ephem.next_new_moon(ephem.Date(start_e))),
-    }
+        "next_full_moon": ms(ephem.next_full_moon(start_e)),
+        "next_new_moon": ms(ephem.next_new_moon(start_e)),
+    })
+    return out
 
 
 json.dump([one(c) for c in json.load(sys.stdin)], sys.stdout)
