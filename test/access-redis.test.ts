@@ -6,7 +6,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeKeys } from './helpers.js';
+import { periodOf } from '../server/access/plans.js';
+import { DATA_DIR, makeKeys } from './helpers.js';
 import { Processes } from './processes.js';
 
 const procs = new Processes();
@@ -16,7 +17,7 @@ let redis: ChildProcess;
 let redisUrl: string;
 const { file, keys } = makeKeys();
 
-const instance = (name: string) => procs.server(name, { API_KEYS_FILE: file, REDIS_URL: redisUrl, PLAN_LIMITS: '{"free":{"burst":1000}}' });
+const instance = (name: string) => procs.server(name, { DATA_DIR, API_KEYS_FILE: file, REDIS_URL: redisUrl, PLAN_LIMITS: '{"free":{"burst":1000}}' });
 
 const call = (base: string, key: string, path = '/v1/timezones/Asia%2FTokyo') => fetch(base + path, { headers: { 'x-api-key': key } });
 
@@ -39,6 +40,9 @@ describe('quota shared through Redis', () => {
     const last = await call(b.base, keys.free);
     expect(last.status).toBe(429);
     expect(last.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(last.headers.get('ratelimit-reset')).toBe(last.headers.get('retry-after'));
+    const midnight = new Date(periodOf(Date.now(), 'day').endsAt).toISOString().slice(0, 19) + 'Z';
+    expect((await last.json()).error.message).toBe(`The free plan's limit of 60 requests is used up; it resets in ${last.headers.get('retry-after')} s (at ${midnight}).`);
     expect((await call(a.base, keys.free)).status).toBe(429);
     expect((await call(a.base, keys.starter)).status).toBe(200); // another key is not affected
 

@@ -1,17 +1,20 @@
 /**
  * Access control in process: every plan against every area (200/401/402),
  * the free quota's 61st request, the burst window, rate-limit headers, CORS
- * on the reference areas only, the health endpoint and key hygiene.
+ * on the reference areas only, the health endpoint and key hygiene; and over
+ * HTTP against a server process, what the 401, 402 and 429 messages say
+ * (where the key goes, when the limit resets).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/app.js';
 import { createKey, hashKey, KeyRing } from '../server/access/keys.js';
 import { Limiter } from '../server/access/limiter.js';
 import { DEFAULT_LIMITS, periodOf, type Plan, type PlanLimits } from '../server/access/plans.js';
-import { makeKeys, sharedStore, sharedTimezones, UNLIMITED } from './helpers.js';
+import { DATA_DIR, makeKeys, sharedStore, sharedTimezones, UNLIMITED } from './helpers.js';
+import { Processes } from './processes.js';
 import { assertMatchesSchema } from './schemas.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -79,9 +82,10 @@ describe('quotas and bursts', () => {
     expect(Math.abs(Number(res.headers.get('retry-after')) - untilMidnight)).toBeLessThanOrEqual(2);
     expect(res.headers.get('ratelimit-remaining')).toBe('0');
     expect(res.headers.get('ratelimit-reset')).toBe(res.headers.get('retry-after'));
-    // Another key of the same plan has its own quota; a key created while serving works within a second.
+    const midnight = new Date(periodOf(Date.now(), 'day').endsAt).toISOString().slice(0, 19) + 'Z';
+    expect(body.error.message).toBe(`The free plan's limit of 60 requests is used up; it resets in ${res.headers.get('retry-after')} s (at ${midnight}).`);
+    // Another key of the same plan has its own quota; a key created while serving works at once.
     const other = createKey(file, 'free', 'other').key;
-    await new Promise((r) => setTimeout(r, 1200));
     expect((await app.request('/v1/timezones/Europe%2FParis', { headers: { 'x-api-key': other } })).status).toBe(200);
   });
 
@@ -159,5 +163,98 @@ describe('keys are secrets', () => {
     expect(listed).toContain('starter');
     expect(listed).not.toMatch(/rdk_/);
     expect(listed).toContain(hashKey(key).slice(0, 12));
+  });
+});
+
+describe('what the refusals say, over HTTP', () => {
+  const procs = new Processes();
+  afterAll(() => procs.stopAll());
+  const { file, keys } = makeKeys();
+  // Anonymous callers get a quota of 3 (a quick quota refusal); the free plan keeps its burst window of 10 per 10 s.
+  let base: string;
+  beforeAll(async () => {
+    ({ base } = await procs.server('messages', { DATA_DIR, API_KEYS_FILE: file, REDIS_URL: '', PLAN_LIMITS: '{"anonymous":{"quota":3,"burst":1000}}' }));
+  });
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(base + path, { headers });
+    const body = await res.json();
+    assertMatchesSchema('error.schema.json', body);
+    return { res, body, message: body.error.message as string };
+  };
+  const RFC3339 = /\(at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)\)\.$/;
+
+  it('402 for a key sent as "Authorization: Bearer": the message says the key goes in X-API-Key', async () => {
+    const { res, body, message } = await get('/v1/travel/JP', { authorization: `Bearer ${keys.pro}` });
+    expect(res.status).toBe(402);
+    expect(body.error.code).toBe('paid_plan_required');
+    expect(message).toBe(
+      'Anonymous callers cannot use the business-days, travel and astronomy areas: they need a key of a starter, pro or growth plan in the X-API-Key header. ' +
+        'This API does not read the Authorization header: send the key in the X-API-Key header instead (X-API-Key: <key>, no Bearer prefix).',
+    );
+    expect(JSON.stringify(body)).not.toContain(keys.pro.slice(4));
+  });
+
+  it('402 without an Authorization header says where a key goes, and no more', async () => {
+    const { res, message } = await get('/v1/business-days/US?date=2026-01-19');
+    expect(res.status).toBe(402);
+    expect(message).toMatch(/in the X-API-Key header\.$/);
+    expect(message).not.toMatch(/Authorization/);
+  });
+
+  it('402 for a free key in X-API-Key does not mention Authorization even when one is sent (the key was read)', async () => {
+    const { res, message } = await get('/v1/travel/JP', { 'x-api-key': keys.free, authorization: 'Basic dXNlcjpwYXNz' });
+    expect(res.status).toBe(402);
+    expect(message).toMatch(/^The free plan cannot use/);
+    expect(message).not.toMatch(/Authorization/);
+  });
+
+  it('401 with an Authorization header: the message says the key goes in X-API-Key', async () => {
+    const { res, body, message } = await get('/v1/travel/JP', { 'x-api-key': 'rdk_' + 'n'.repeat(32), authorization: `Bearer ${keys.growth}` });
+    expect(res.status).toBe(401);
+    expect(body.error.code).toBe('invalid_api_key');
+    expect(message).toMatch(/^The X-API-Key header does not hold a valid key \(unknown or revoked\)\./);
+    expect(message).toMatch(/does not read the Authorization header: send the key in the X-API-Key header instead \(X-API-Key: <key>, no Bearer prefix\)\.$/);
+    expect(JSON.stringify(body)).not.toContain(keys.growth.slice(4));
+    const plain = await get('/v1/travel/JP', { 'x-api-key': 'rdk_' + 'n'.repeat(32) });
+    expect(plain.res.status).toBe(401);
+    expect(plain.message).not.toMatch(/Authorization/);
+  });
+
+  it('429 of the burst window: the message adds the reset instant (RFC 3339); RateLimit-Reset stays seconds', async () => {
+    let last: Awaited<ReturnType<typeof get>> | undefined;
+    for (let i = 1; i <= DEFAULT_LIMITS.free.burst + 1; i++) {
+      const res = await fetch(base + '/v1/countries/FR', { headers: { 'x-api-key': keys.free } });
+      if (i <= DEFAULT_LIMITS.free.burst) {
+        expect(res.status, `request ${i}`).toBe(200);
+        await res.arrayBuffer();
+      } else last = { res, body: await res.json(), message: '' };
+    }
+    const { res, body } = last!;
+    const sentAt = Date.now();
+    expect(res.status).toBe(429);
+    expect(body.error.code).toBe('rate_limited');
+    const reset = res.headers.get('ratelimit-reset')!;
+    expect(reset).toMatch(/^\d+$/);
+    expect(Number(reset)).toBeGreaterThan(0);
+    expect(Number(reset)).toBeLessThanOrEqual(DEFAULT_LIMITS.free.burstSeconds);
+    expect(res.headers.get('retry-after')).toBe(reset);
+    expect(res.headers.get('ratelimit-limit')).toBe(String(DEFAULT_LIMITS.free.burst));
+    const message = body.error.message as string;
+    expect(message).toMatch(new RegExp(`^The free plan's limit of 10 requests is used up; it resets in ${reset} s \\(at `));
+    const at = Date.parse(RFC3339.exec(message)![1]!);
+    // The instant is the window's end rounded up to the second; "in N s" is the same end, rounded up from now.
+    expect(Math.abs(at - (sentAt + Number(reset) * 1000))).toBeLessThanOrEqual(2000);
+  });
+
+  it('429 of the daily quota: the instant is the next 00:00 UTC', async () => {
+    for (let i = 0; i < 3; i++) expect((await fetch(base + '/v1/countries/DE')).status).toBe(200);
+    const { res, body, message } = await get('/v1/countries/DE');
+    expect(res.status).toBe(429);
+    expect(body.error.code).toBe('rate_limited');
+    const midnight = new Date(periodOf(Date.now(), 'day').endsAt).toISOString().slice(0, 19) + 'Z';
+    expect(message).toBe(`The anonymous plan's limit of 3 requests is used up; it resets in ${res.headers.get('ratelimit-reset')} s (at ${midnight}).`);
+    const untilMidnight = Math.ceil((periodOf(Date.now(), 'day').endsAt - Date.now()) / 1000);
+    expect(Math.abs(Number(res.headers.get('ratelimit-reset')) - untilMidnight)).toBeLessThanOrEqual(2);
+    expect(res.headers.get('retry-after')).toBe(res.headers.get('ratelimit-reset'));
   });
 });

@@ -176,8 +176,20 @@ function signatureOf(path: string): string {
 }
 
 /**
- * The keys by hash, re-read when the file changes (a revoke takes effect
- * within a second). A file that cannot be used at start-up is fatal (the
+ * How often well-formed keys the ring does not know may make it check the
+ * file: the first such key in a window checks at once, later ones wait for
+ * the check due at the window's end and share it. A flood of unknown keys
+ * thus costs at most ten stats a second (and a read only when the file
+ * changed), and a key written to the file before its first request is always
+ * found (issue 15: a new key was refused for up to a second).
+ */
+export const UNKNOWN_KEY_CHECK_MS = 100;
+
+/**
+ * The keys by hash, re-read when the file changes: once a second (a revoke
+ * takes effect within a second), and when a well-formed key it does not know
+ * arrives (findNew), so a key created while serving works on its first
+ * request. A file that cannot be used at start-up is fatal (the
  * constructor throws a KeysFileError); once running, a reload that fails
  * keeps the last good keys, logs one line per distinct reason, shows in
  * /healthz, and is retried every second until the file is good again. A
@@ -197,6 +209,9 @@ export class KeyRing {
   private source: KeysHealth['source'] = 'none';
   private failure: { reason: string; since: Date } | undefined;
   private readonly timer: NodeJS.Timeout;
+  /** When findNew last checked the file (performance.now()), and the check it has scheduled, if any. */
+  private lastCheck = -Infinity;
+  private nextCheck: { due: Promise<void>; timer: NodeJS.Timeout; run: () => void } | undefined;
 
   constructor(
     readonly path: string,
@@ -259,11 +274,43 @@ export class KeyRing {
     return record;
   }
 
+  /**
+   * For a key find() does not know: checks whether the file changed (a key
+   * created a moment ago), then looks again. Rate-limited to one check per
+   * UNKNOWN_KEY_CHECK_MS; a call inside the window waits for the check at its
+   * end, so it still sees a key written before it arrived.
+   */
+  async findNew(key: string): Promise<KeyRecord | undefined> {
+    if (!looksLikeKey(key)) return undefined;
+    await this.checkFile();
+    return this.find(key);
+  }
+
+  private checkFile(): Promise<void> | undefined {
+    if (this.nextCheck) return this.nextCheck.due;
+    const wait = this.lastCheck + UNKNOWN_KEY_CHECK_MS - performance.now();
+    const check = () => {
+      this.nextCheck = undefined;
+      this.lastCheck = performance.now();
+      this.reload();
+    };
+    if (wait <= 0) return void check();
+    let run!: () => void;
+    const due = new Promise<void>((resolve) => (run = () => (check(), resolve())));
+    this.nextCheck = { due, timer: setTimeout(run, wait), run };
+    return due;
+  }
+
   health(): KeysHealth {
     return { source: this.source, reload_failed: this.failure !== undefined, failing_since: this.failure?.since.toISOString() ?? null, reason: this.failure?.reason ?? null };
   }
 
   close(): void {
     clearInterval(this.timer);
+    // Answers the callers waiting for a check now rather than holding them (and the process) for up to 100 ms.
+    if (this.nextCheck) {
+      clearTimeout(this.nextCheck.timer);
+      this.nextCheck.run();
+    }
   }
 }
