@@ -10,7 +10,8 @@ export type Workweeks = BusinessDaysLocation['workweeks'];
 
 function workweekAt(periods: Workweeks, date: string | null): string | undefined {
   const p = periods.find((w) => (date === null ? w.from === null : (w.from === null || w.from <= date) && (w.until === null || date <= w.until)));
-  return p ? p.workweek.join(',') : undefined;
+  // Compared as sets: the order of the list changed once (from the first working day), the days did not.
+  return p ? [...p.workweek].sort().join(',') : undefined;
 }
 
 /**

@@ -1,11 +1,14 @@
 /**
  * Stage: lay the business-day data out as files: a location list, and per
- * location an index.json and one {year}.json of holidays.
+ * location an index.json and one {year}.json of holidays. Each location's
+ * name and time zone are the ones every area uses (name-locations.ts), not
+ * date-holidays' own; its workweeks come in workweek order (lib/workweek.ts).
  */
 import type { BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear } from '../../lib/schema-types.js';
 import type { IngestedLocation } from './ingest-holidays.js';
 import type { WorkweekRow } from './ingest-workweeks.js';
 import type { YearBasis } from './apply-official.js';
+import type { LocationIdentity } from './name-locations.js';
 
 export interface LocationData {
   loc: IngestedLocation;
@@ -34,6 +37,7 @@ export function emitBusinessDays(
   noHolidayData: BusinessDaysLocations['no_holiday_data'],
   firstYear: number,
   lastYear: number,
+  identities: ReadonlyMap<string, Pick<LocationIdentity, 'name' | 'timezone'>>,
 ): FileMap {
   const files: FileMap = new Map();
   const range = { start: `${firstYear}-01-01`, end: `${lastYear}-12-31` };
@@ -42,15 +46,18 @@ export function emitBusinessDays(
   const list: BusinessDaysLocations = { range, locations: [], no_holiday_data: noHolidayData };
   for (const { loc, workweeks, dayTypes, basis } of locations) {
     const t = loc.target;
+    const identity = identities.get(t.location);
+    if (!identity) throw new Error(`${t.location}: no name and time zone chosen for it`);
+    const { name, timezone } = identity;
     const officialYears = years.filter((y) => basis.get(y)!.basis === 'official');
-    list.locations.push({ location: t.location, name: t.name, kind: t.kind, timezone: t.timezone, official_years: officialYears });
+    list.locations.push({ location: t.location, name, kind: t.kind, timezone, official_years: officialYears });
     const index: BusinessDaysLocation = {
       location: t.location,
-      name: t.name,
+      name,
       kind: t.kind,
       country: t.country,
       parent: t.parent,
-      timezone: t.timezone,
+      timezone,
       local_language: t.localLanguage,
       range,
       workweeks,

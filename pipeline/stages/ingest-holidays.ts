@@ -12,11 +12,13 @@ shareLunarCaches();
 
 export interface Target {
   location: string;
+  /** date-holidays' English name; the published one is chosen by name-locations.ts. */
   name: string;
   kind: 'country' | 'state' | 'region';
   country: string;
   parent: string | null;
   args: string[];
+  /** date-holidays' first zone (inherited from the parent unless date-holidays sets one); the published one is chosen by name-locations.ts. */
   timezone: string;
   localLanguage: string;
 }

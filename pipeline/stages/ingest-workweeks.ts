@@ -2,12 +2,14 @@
  * Stage: workweeks per location. Today's weekend comes from CLDR weekData;
  * sources/workweeks/overrides.csv carries the dated changes and gaps CLDR
  * does not (UAE 2022, Saudi Arabia 2013, Bangladesh, Malaysian states …).
+ * Every workweek leaves here in workweek order (lib/workweek.ts orderWorkweek),
+ * whatever order the CSV lists its days in: Israel's reads Sunday … Thursday.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parse } from 'csv-parse/sync';
 import { formatDate, parseDate, WEEKDAYS } from '../../lib/plain-date.js';
-import { normalizeWorkweek, workweekFromWeekend } from '../../lib/workweek.js';
+import { orderWorkweek, workweekFromWeekend } from '../../lib/workweek.js';
 import type { BusinessDaysLocation } from '../../lib/schema-types.js';
 
 export type WorkweekRow = BusinessDaysLocation['workweeks'][number];
@@ -48,7 +50,7 @@ export function loadOverrides(csvPath: string): OverrideRow[] {
     for (const n of names) if (!(WEEKDAYS as readonly string[]).includes(n)) throw new Error(`${where}: bad weekday "${n}"`);
     if (!/^https?:\/\//.test(r.source)) throw new Error(`${where}: every row needs a source URL`);
     if (!/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/.test(r.location)) throw new Error(`${where}: bad location "${r.location}"`);
-    const row: OverrideRow = { location: r.location, from: date(r.from), until: date(r.until), workweek: normalizeWorkweek(names), source: r.source };
+    const row: OverrideRow = { location: r.location, from: date(r.from), until: date(r.until), workweek: orderWorkweek(names), source: r.source };
     if (row.from !== null && row.until !== null && row.until < row.from) throw new Error(`${where}: until before from`);
     return row;
   });
