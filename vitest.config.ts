@@ -18,6 +18,13 @@ const SLOW = [
   'test/docs-browser.test.ts', // headless Chromium
   'test/access-redis.test.ts', // redis-server processes
   'test/hardening-redis.test.ts',
+  'test/static-contract.test.ts', // every one of ~140,000 static paths against the API
+  'test/bulk.test.ts', // DuckDB, Python's csv module and sqlite3 over every table
+  'test/artifacts.test.ts', // validates every file against its schema
+  'test/hardening-keys.test.ts', // real server processes, keys-file faults
+  'test/keys-cli.test.ts', // the CLI as processes
+  'test/hardening-http.test.ts', // slow and abusive clients against a real server
+  'test/workweek-order.test.ts', // packs and installs the package
 ];
 
 export default defineConfig({

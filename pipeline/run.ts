@@ -22,11 +22,14 @@ import { applyOfficial } from './stages/apply-official.js';
 import { workweekSpans } from '../lib/workweek.js';
 import { createAjv, validateFiles } from './stages/validate.js';
 import { checkSources } from './stages/check-sources.js';
-import { ingestTimezones, readZoneTab, tzdataVersion } from './stages/ingest-timezones.js';
-import { countryAttribution, ingestCountries, listIsoCountries } from './stages/ingest-countries.js';
+import { checkBoundaries, ingestTimezones, readBoundaryZones, readZoneTab, tzdataVersion } from './stages/ingest-timezones.js';
+import { BOUNDARIES } from '../lib/geo-boundaries.js';
+import { countryAttribution, ingestCountries, largestCountries, listIsoCountries } from './stages/ingest-countries.js';
+import { ingestSeats, readTzLinks, seatAttribution } from './stages/ingest-seats.js';
+import { ingestCapitalZones, nameLocations } from './stages/name-locations.js';
 import { emitCountries } from './stages/emit-countries.js';
 import { ingestPower } from './stages/ingest-power.js';
-import { ingestClimate } from './stages/ingest-climate.js';
+import { ingestClimate, ingestRegionalClimate, loadClimateSources } from './stages/ingest-climate.js';
 import { emitTravel } from './stages/emit-travel.js';
 import { emitAstronomyPlaces } from './stages/emit-astronomy-places.js';
 import { emitTimezones } from './stages/emit-timezones.js';
@@ -34,7 +37,7 @@ import { emitManifest } from './stages/emit-manifest.js';
 import { emitReadme } from './stages/emit-readme.js';
 import type { BulkResult } from './bulk-worker.js';
 import { emitIcs } from './stages/emit-ics.js';
-import type { Attribution } from '../lib/schema-types.js';
+import type { Attribution, Country, TravelIndex } from '../lib/schema-types.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
@@ -80,27 +83,25 @@ function checkOfficialLocations(codes: { code: string; where: string }[], target
   for (const { code, where } of codes) if (!known.has(code)) throw new Error(`${where}: unknown location ${code} (not a location date-holidays knows)`);
 }
 
-function countriesWithoutData(targets: Target[], sourcesDir: string) {
+/** ISO 3166-1 countries date-holidays does not know, under the countries area's names. */
+function countriesWithoutData(targets: Target[], countries: Country[]) {
   const known = new Set(targets.map((t) => t.location));
-  const rc = JSON.parse(readFileSync(join(sourcesDir, 'restcountries', 'slim-car-idd-capital.json'), 'utf8')) as {
-    countries: { cca2: string; name: string }[];
-  };
-  return rc.countries
-    .filter((c) => !known.has(c.cca2))
-    .map((c) => ({ location: c.cca2, name: c.name }))
-    .sort((a, b) => (a.location < b.location ? -1 : 1));
+  return countries.filter((c) => !known.has(c.code)).map((c) => ({ location: c.code, name: c.name }));
 }
 
 function attribution(tzdata: string, officialVersions: Record<string, string>): Attribution {
   return {
     dataset_license: 'Data: CC BY-SA 3.0 (inherited from date-holidays); curated tables in sources/: CC0-1.0; code: MIT',
     sources: [
-      { name: 'date-holidays', version: versionOf('date-holidays'), url: 'https://github.com/commenthol/date-holidays', license: 'ISC (code), CC BY-SA 3.0 (data)', attribution: 'Holiday data: date-holidays by commenthol and contributors, CC BY-SA 3.0.', used_for: 'public and bank holidays, location names and time zones' },
+      { name: 'date-holidays', version: versionOf('date-holidays'), url: 'https://github.com/commenthol/date-holidays', license: 'ISC (code), CC BY-SA 3.0 (data)', attribution: 'Holiday data: date-holidays by commenthol and contributors, CC BY-SA 3.0.', used_for: 'public and bank holidays; the names and time zones of its own sub-region codes (and of places no other source covers)' },
       { name: 'cldr-core', version: versionOf('cldr-core'), url: 'https://github.com/unicode-org/cldr-json', license: 'Unicode-3.0', attribution: 'Workweek data: Unicode CLDR, Unicode License v3.', used_for: 'weekend days per territory' },
       { name: 'tz database (tzdata)', version: tzdata, url: 'https://www.iana.org/time-zones', license: 'public domain', attribution: `Time zone data: the IANA tz database (public domain), release ${tzdata}.`, used_for: 'time zones: offsets, transitions, abbreviations, links, countries' },
+      { name: 'timezone-boundary-builder', version: BOUNDARIES.release, url: BOUNDARIES.url, license: BOUNDARIES.license, attribution: BOUNDARIES.attribution, used_for: 'GET /v1/timezones/lookup: the time zone at a point (answered by the API; the polygons are not in the dataset files)' },
+      { name: 'geo-tz', version: BOUNDARIES.package_version, url: 'https://github.com/evansiroky/node-geo-tz', license: 'MIT', attribution: 'Point-in-polygon search over the time zone boundaries: geo-tz by Evan Siroky, MIT.', used_for: 'GET /v1/timezones/lookup (carries the timezone-boundary-builder release)' },
       { name: '@vvo/tzdb', version: versionOf('@vvo/tzdb'), url: 'https://github.com/vvo/tzdb', license: 'MIT', attribution: 'Time zone names: @vvo/tzdb by Vincent Voyer and contributors, MIT.', used_for: 'generic English time zone names' },
       { name: 'REST Countries', version: 'bfadee4f951682c29970e53677707bc558e80b74', url: 'https://gitlab.com/restcountries/restcountries', license: 'MPL-2.0', attribution: 'Country data: REST Countries (restcountries.com), Mozilla Public License 2.0.', used_for: 'ISO 3166-1 country list, names, capitals, languages, currency names, borders, ccTLDs, calling codes, driving side' },
       ...countryAttribution(),
+      ...seatAttribution(),
       { name: 'fluids (residential power)', version: '05c97f78ff48a3a337dcaaf2ab6119ee46eff206', url: 'https://github.com/CalebBell/fluids', license: 'MIT', attribution: 'Plug types, voltage and frequency: fluids (Caleb Bell), MIT License, derived from Wikipedia (2016/2017).', used_for: 'plug types, mains voltage and frequency' },
       { name: 'Android emergency numbers (eccdata)', version: 'sources/travel/android-ecc', url: 'https://android.googlesource.com/platform/packages/services/Telephony', license: 'Apache-2.0', attribution: 'Emergency numbers: Android Open Source Project (packages/services/Telephony, ecc/input/eccdata.txt), Copyright The Android Open Source Project, Apache License 2.0.', used_for: 'police, ambulance and fire numbers' },
       { name: 'KDE Itinerary country data (Wikidata)', version: 'sources/travel/kitinerary-wikidata', url: 'https://invent.kde.org/pim/kitinerary', license: 'CC0-1.0', attribution: 'Data from Wikidata (CC0), via KDE Itinerary.', used_for: 'cross-check of plug types (nothing published from it)' },
@@ -143,7 +144,7 @@ function publish(outDir: string, serialized: Map<string, string | Uint8Array>): 
 
 /**
  * Deletes a replaced dataset without making the build wait: 140,000 unlinks take over a minute on
- * this machine's disk. The folder is renamed `.trash-<pid>-<ms>` (so a later build knows it is garbage
+ * this machine's disk. The folder is renamed `.trash-<pid>` (so a later build knows it is garbage
  * even if the deleting process dies) and removed by a detached `rm -rf`.
  */
 function removeInBackground(outDir: string, dir: string): void {
@@ -227,15 +228,18 @@ export async function build({
     return { loc, workweeks, dayTypes, basis };
   });
 
-  step('[emit]');
-  const files = emitBusinessDays(locations, countriesWithoutData(targets, sourcesDir), FIRST_YEAR, LAST_YEAR);
+  const files = new Map<string, unknown>();
 
   const tzdata = tzdataVersion(sourcesDir);
   const zoneTab = readZoneTab(sourcesDir);
   step(`[timezones] tzdata ${tzdata}`);
   const zones = ingestTimezones(sourcesDir, Date.UTC(TZ_FIRST_YEAR, 0, 1) / 1000, Date.UTC(TZ_LAST_YEAR + 1, 0, 1) / 1000);
   for (const [path, doc] of emitTimezones(zones)) files.set(path, doc);
+  const boundaries = checkBoundaries(zones, readBoundaryZones(BOUNDARIES.package_version));
 
+  step('[seats]');
+  const seats = await ingestSeats(sourcesDir);
+  const largest = largestCountries(sourcesDir, 10);
   step('[countries]');
   const zonesByCountry: Record<string, string[]> = {};
   for (const z of zoneTab) (zonesByCountry[z.country] ??= []).push(z.id);
@@ -243,14 +247,29 @@ export async function build({
     timezones: zonesByCountry,
     workweeks: Object.fromEntries(listIsoCountries(sourcesDir).map((code) => [code, workweeksFor(code, overrides).at(-1)!.workweek])),
     businessDayLocations: new Set(locations.map((l) => l.loc.target.location)),
+    seats: seats.seats,
   });
   for (const [path, doc] of emitCountries(countries)) files.set(path, doc);
 
+  // One name and zone per location in every area (name-locations.ts); business days are emitted with them.
+  const capitals = await ingestCapitalZones(countries, zoneTab, readTzLinks(sourcesDir));
+  const identities = nameLocations(targets, countries, capitals);
+  const renamed = targets.filter((t) => identities.get(t.location)!.name !== t.name).length;
+  const rezoned = targets.filter((t) => identities.get(t.location)!.timezone !== t.timezone).length;
+  step(`[business days] ${targets.length} locations; ${renamed} names and ${rezoned} time zones differ from date-holidays'`);
+  for (const [path, doc] of emitBusinessDays(locations, countriesWithoutData(targets, countries), FIRST_YEAR, LAST_YEAR, identities)) files.set(path, doc);
+
   step('[travel]');
   const power = ingestPower(sourcesDir);
-  const climate = ingestClimate(sourcesDir, Object.fromEntries(countries.map((c) => [c.code, c.capital])));
-  for (const [path, doc] of emitTravel(countries, power, climate)) files.set(path, doc);
-  for (const [path, doc] of emitAstronomyPlaces(countries, zoneTab)) files.set(path, doc);
+  const climateSources = loadClimateSources(sourcesDir);
+  const climate = ingestClimate(climateSources, Object.fromEntries(countries.map((c) => [c.code, c.capital])));
+  const regional = ingestRegionalClimate(climateSources, seats.seats);
+  for (const [path, doc] of emitTravel(countries, power, climate, { regional, seats, largest })) files.set(path, doc);
+  const { coverage } = files.get('travel/index.json') as TravelIndex;
+  const per = (key: 'with_seat' | 'with_station') => coverage.largest_countries.map((c) => `${c.country} ${c[key]}/${c.subdivisions}`).join(', ');
+  step(`[seats] ${coverage.seats.with_seat} of ${coverage.seats.subdivisions} subdivisions have a seat (${((100 * coverage.seats.with_seat) / coverage.seats.subdivisions).toFixed(1)}%); largest countries: ${per('with_seat')}`);
+  step(`[climate] ${coverage.regional_climate.with_station} of ${coverage.regional_climate.regions} regions have a station within ${coverage.regional_climate.max_distance_km} km of their seat; largest countries: ${per('with_station')}`);
+  for (const [path, doc] of emitAstronomyPlaces(countries, capitals, zoneTab)) files.set(path, doc);
   files.set('attribution.json', attribution(tzdata, official.versions));
 
   const ajv = createAjv();
@@ -280,13 +299,14 @@ export async function build({
     holiday_rows: locations.reduce((n, l) => n + l.loc.holidays.length, 0),
     first_year: FIRST_YEAR,
     last_year: LAST_YEAR,
-    timezones: zones.length,
+    timezones: zones.filter((z) => z.country).length,
+    timezones_outside_zone_tab: zones.filter((z) => !z.country).length,
     iso_countries: countries.length,
     subdivisions: countries.reduce((n, c) => n + c.subdivisions.length, 0),
     travel_destinations: [...files.keys()].filter((p) => /^travel\/[A-Z]{2}\.json$/.test(p)).length,
     travel_regions: [...files.keys()].filter((p) => /^travel\/[A-Z]{2}-[A-Z0-9]+\.json$/.test(p)).length,
     climate_stations: Object.keys(climate).length,
-    timezone_aliases: zones.reduce((n, z) => n + z.aliases.length, 0),
+    timezone_aliases: zones.reduce((n, z) => n + (z.country ? z.aliases.length : 0), 0),
     official_location_years: locations.reduce((n, l) => n + [...l.basis.values()].filter((b) => b.basis === 'official').length, 0),
     working_days: locations.reduce((n, l) => n + [...l.basis.values()].reduce((m, b) => m + b.workingDays.length, 0), 0),
   };
@@ -295,6 +315,8 @@ export async function build({
     'cldr-core': { version: versionOf('cldr-core'), license: 'Unicode-3.0' },
     tzdata: { version: tzdata, license: 'public domain' },
     '@vvo/tzdb': { version: versionOf('@vvo/tzdb'), license: 'MIT' },
+    'timezone-boundary-builder': { version: BOUNDARIES.release, license: BOUNDARIES.license },
+    'geo-tz': { version: BOUNDARIES.package_version, license: 'MIT' },
     'iso-codes': { version: '4.18.0', license: 'LGPL-2.1-or-later' },
     'REST Countries': { version: 'bfadee4f951682c29970e53677707bc558e80b74', license: 'MPL-2.0' },
     ...Object.fromEntries(Object.entries(official.versions).map(([name, version]) => [name, { version, license: 'MIT' }])),
@@ -302,7 +324,8 @@ export async function build({
   };
   // The README is part of the content (the manifest hashes it), so it holds no version: only counts and sources.
   serialized.set('README.md', emitReadme({ ...counts, tzdata }));
-  const manifest = emitManifest(serialized, sources, counts);
+  const { source, release, license, package: pkg, package_version } = BOUNDARIES;
+  const manifest = emitManifest(serialized, sources, counts, { source, release, license, package: pkg, package_version, tzdata_version: tzdata, ...boundaries });
   validateFiles([['manifest.json', manifest]], ajv);
   serialized.set('manifest.json', stableJson(manifest));
 

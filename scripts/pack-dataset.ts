@@ -19,6 +19,7 @@ import { brotliCompressSync, brotliDecompressSync, constants as zlib } from 'nod
 import ts from 'typescript';
 import type { BusinessDaysLocation, BusinessDaysLocations, Manifest, TimezonesIndex, TravelIndex } from '../lib/schema-types.js';
 import { datasetVersion, sha256 } from '../pipeline/stages/emit-manifest.js';
+import { TZ_FIRST_YEAR, TZ_LAST_YEAR } from '../pipeline/config.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const PKG_SRC = join(ROOT, 'packages', 'dataset');
@@ -174,6 +175,32 @@ function writePackageJson(pkgDir: string, manifest: Manifest): string {
   return version;
 }
 
+/**
+ * The package README from packages/dataset/README.md with its {{placeholders}} filled from the manifest and
+ * this pack: the counts and range it states and the tarball's own file name are always this package's.
+ */
+function writeReadme(pkgDir: string, manifest: Manifest, version: string, data: { files: number; bytes: number }): void {
+  const c = manifest.counts as Record<string, number>;
+  const values: Record<string, string | number> = {
+    locations: c.locations,
+    first_year: c.first_year,
+    last_year: c.last_year,
+    timezones: c.timezones,
+    iso_countries: c.iso_countries,
+    tz_first_year: TZ_FIRST_YEAR,
+    tz_last_year: TZ_LAST_YEAR,
+    tarball: `refdata-dataset-${version}.tgz`,
+    data_files: data.files,
+    data_mb: (data.bytes / 1e6).toFixed(1),
+    package_files: listFiles(pkgDir).length + 1, // and the README itself
+  };
+  const text = readFileSync(join(PKG_SRC, 'README.md'), 'utf8').replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
+    if (values[key] === undefined) throw new Error(`packages/dataset/README.md: unknown placeholder ${whole}`);
+    return String(values[key]);
+  });
+  writeFileSync(join(pkgDir, 'README.md'), text);
+}
+
 /** Same modes on every machine (a umask must not change the tarball). */
 function normaliseModes(dir: string): void {
   for (const path of listFiles(dir)) chmodSync(join(dir, path), 0o644);
@@ -212,9 +239,10 @@ export function packDataset(opts: { data: string; out: string }) {
   const manifest = timed('verify', () => verifyData(join(opts.data, 'v1')));
   const data = timed('data', () => packData(join(opts.data, 'v1'), join(pkgDir, 'data')));
   timed('compile', () => compileReader(pkgDir));
-  for (const f of ['README.md', 'LICENSE']) copyFileSync(join(PKG_SRC, f), join(pkgDir, f));
+  copyFileSync(join(PKG_SRC, 'LICENSE'), join(pkgDir, 'LICENSE'));
   copyDateHolidaysLicense(pkgDir, manifest);
   const version = writePackageJson(pkgDir, manifest);
+  writeReadme(pkgDir, manifest, version, data);
   normaliseModes(pkgDir);
   const packed = timed('pack', () => npmPack(pkgDir, opts.out));
   return { ...packed, tarball: join(opts.out, packed.filename), version, datasetVersion: manifest.version, dataFiles: data.files, dataBytes: data.bytes, verifiedFiles: Object.keys(manifest.files).length + 1, times };

@@ -7,7 +7,7 @@ import { exitOnStartupError } from '../server/errors.js';
 
 const dataDir = process.env.DATA_DIR ?? join(import.meta.dirname, '..', 'dist-data');
 if (!existsSync(join(dataDir, 'v1', 'manifest.json'))) {
-  console.log('No dataset in dist-data/: building it first (about 70 s on 2 cores).');
+  console.log('No dataset in dist-data/: building it first (about 80 s on 2 cores; progress below).');
   await build({ outDir: dataDir });
 }
 let started: Awaited<ReturnType<typeof startServer>>;

@@ -3,14 +3,16 @@
  * gate. Runtime-neutral (Node via server/main.ts; the same app can run on
  * edge runtimes with store adapters).
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { answer, answerJson } from './answer-headers.js';
+import { answer, answerJson, utf8 } from './answer-headers.js';
 import { createGate } from './access/gate.js';
 import type { KeyRing } from './access/keys.js';
 import type { Limiter } from './access/limiter.js';
 import { ApiError, redactKeys } from './errors.js';
-import { MAX_URL_LENGTH } from './query.js';
+import { apiIndex, exampleTargets } from './openapi.js';
+import { answerExamples, type Examples } from './openapi-examples.js';
+import { MAX_URL_LENGTH, queryOf } from './query.js';
 import { astronomyRoutes } from './routes/astronomy.js';
 import { businessDaysRoutes } from './routes/business-days.js';
 import { countriesRoutes } from './routes/countries.js';
@@ -62,6 +64,7 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
   // degraded when the counters' store is unreachable or the keys file failed to reload: the
   // service still answers, but limits are per instance, or revocations since the failure are not applied.
   app.get('/healthz', (c) => {
+    queryOf(c, '');
     const limits: Health['limits'] = access ? { store: access.limiter.store, reachable: access.limiter.reachable, on_store_failure: 'open' } : null;
     const keys: Health['keys'] = access ? access.keys.health() : null;
     const degraded = (limits && !limits.reachable) || keys?.reload_failed;
@@ -70,14 +73,27 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
   });
   // Handlers take their headers from the gate (answerHeaders): a Hono middleware would
   // cost a quarter of the throughput and take @hono/node-server off its fast path.
-  app.get('/v1/business-days', (c) => answer(c, store.listBytes));
+  /** A handler answering the same bytes every time, for a path that takes no query parameters. */
+  const fixed = (bytes: Uint8Array<ArrayBuffer>) => (c: Context) => {
+    queryOf(c, '');
+    return answer(c, bytes);
+  };
+  app.get('/v1/business-days', fixed(store.listBytes));
   app.route('/v1/business-days', businessDaysRoutes({ store, today: (tz) => todayIn(tz, now()) }));
   app.route('/v1/timezones', timezonesRoutes(timezones, now));
   app.route('/v1/countries', countriesRoutes(store.root));
   app.route('/v1/travel', travelRoutes(store.root));
   const places = store.astronomyPlaces();
   app.route('/v1/astronomy', astronomyRoutes({ capitalOf: (code) => places[code], now }));
-  app.route('/', docsRoutes({ version: store.manifest.version, range: store.list.range }));
+  const dataset = { version: store.manifest.version, range: store.list.range };
+  // The index: what the API offers and where its documentation is (issue 15: the start-up line pointed at a 404).
+  const index = utf8.encode(JSON.stringify(apiIndex(dataset)));
+  app.get('/', fixed(index));
+  app.get('/v1', fixed(index));
+  // Answered once every route is registered (below), through the app without its gate.
+  let answerTheExamples!: (examples: Promise<Examples>) => void;
+  const examples = new Promise<Examples>((resolve) => (answerTheExamples = resolve));
+  app.route('/', docsRoutes(dataset, { examples }));
 
   // Unmatched requests. Nothing else is registered for every path: a GET must
   // match exactly one handler for Hono to take its single-handler fast path.
@@ -100,6 +116,8 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
 
   const gate = access ? createGate({ ...access, baseHeaders }) : undefined;
   const route = app.fetch;
+  // The description's examples are real answers of this app, from this dataset (server/openapi-examples.ts).
+  answerTheExamples(answerExamples((req) => route(req, { answerHeaders: baseHeaders, datasetVersion: store.manifest.version }), exampleTargets(dataset.range)));
   type Env = { incoming?: never; answerHeaders?: Record<string, string>; datasetVersion?: string };
   // Before routing, for every request: the request-target limit, then the access gate.
   // Not async: without a gate the answer stays synchronous, which @hono/node-server serves faster.

@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -201,13 +201,14 @@ describe('@refdata/dataset package', () => {
     expect(pkg.dependencies).toBeUndefined();
   });
 
-  it("states the manifest's counts in the package README", () => {
-    const readme = readFileSync(join(ROOT, 'packages', 'dataset', 'README.md'), 'utf8');
+  it("states the manifest's counts and its own tarball's name in the package README", () => {
+    const readme = readFileSync(join(app, 'node_modules', '@refdata', 'dataset', 'README.md'), 'utf8');
     const c = manifest.counts;
     for (const phrase of [`${c.locations} locations (${c.first_year}–${c.last_year})`, `${c.timezones} IANA time zones`,
-      `${c.iso_countries} ISO 3166-1 countries`, `listLocations().length;                      // ${c.locations}`]) {
+      `${c.iso_countries} ISO 3166-1 countries`, `listLocations().length;                      // ${c.locations}`, `npm install ./${basename(tarball)}`]) {
       expect(readme).toContain(phrase);
     }
+    expect(readme).not.toMatch(/\{\{\w+\}\}/);
   });
 
   it('exports the dataset version and metadata', () => {

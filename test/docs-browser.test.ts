@@ -1,13 +1,15 @@
 /**
- * /docs in a real browser: Debian's Chromium (driven by playwright-core)
- * opens the page on the real server, Redoc renders the description, and
- * every request the page makes stays on this server (no CDN, no fonts).
- * Missing Chromium is a failure, never a skip: .ci/run installs it.
+ * /docs and /docs/try in a real browser: Debian's Chromium (driven by
+ * playwright-core) opens the pages on the real server, Redoc and Swagger UI
+ * render the description with its real examples, the console sends a real
+ * request, and every request the pages make stays on this server (no CDN,
+ * no fonts, no validator badge). Missing Chromium is a failure, never a
+ * skip: .ci/run installs it.
  */
-import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DOCS_CSP } from '../server/routes/docs.js';
 import { startServer } from '../server/main.js';
@@ -15,8 +17,9 @@ import { DATA_DIR, sharedKeys, UNLIMITED } from './helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-/** A copy of the screenshot kept where a person can find it. */
-const SCREENSHOT_COPY = '/tmp/refdata-docs.png';
+/** Screenshots go to the run's scratch TMPDIR (removed after the run); REFDATA_SCREENSHOTS=<dir> keeps them there. */
+const SCREENSHOTS = process.env.REFDATA_SCREENSHOTS;
+const shot = (name: string) => join(SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'refdata-docs-')), name);
 
 let base: string;
 let close: () => Promise<void>;
@@ -28,40 +31,82 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-it('Redoc renders /docs from this server alone', async () => {
+/** A page that records every request it makes and every error it logs. */
+async function watchedPage(browser: Browser): Promise<{ page: Page; requests: string[]; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const requests: string[] = [];
+  const problems: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  return { page, requests, problems };
+}
+
+/** Requests that left this server; blob: (Redoc's search worker) and data: URLs never leave the page. */
+function offsite(requests: string[]): string[] {
+  return requests.filter((u) => {
+    const url = new URL(u);
+    if (url.protocol === 'data:') return false;
+    if (url.protocol === 'blob:') return new URL(url.pathname).origin !== base;
+    return url.origin !== base;
+  });
+}
+
+function launch(): Promise<Browser> {
   expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`).toBe(true);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+it('Redoc renders /docs, with real examples, from this server alone', async () => {
+  const browser = await launch();
   try {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    const requests: string[] = [];
-    const problems: string[] = [];
-    page.on('request', (r) => requests.push(r.url()));
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+    const { page, requests, problems } = await watchedPage(browser);
 
     const res = await page.goto(`${base}/docs`, { waitUntil: 'load' });
     expect(res?.status()).toBe(200);
     expect(res?.headers()['content-security-policy']).toBe(DOCS_CSP);
-    // Rendered: the title, an operation summary, and a field of a schema that came from schemas/.
-    const rendered = ['refdata API', 'Check whether a date is a business day', 'is_business_day', 'X-API-Key'];
+    // Rendered: the title, an operation summary, a field of a schema that came from schemas/, and
+    // values of the examples answered by the server (the add example's result, the check example's
+    // holiday, the lookup example's zone at Window Rock), where Redoc showed placeholders such as "2019-08-24".
+    const rendered = ['refdata API', 'Check whether a date is a business day', 'is_business_day', 'X-API-Key', '"2026-01-30"', '"Independence Day (substitute day)"', '"America/Denver"'];
     await page.waitForFunction((texts) => texts.every((t) => document.body.innerText.includes(t)), rendered, { timeout: 30_000 });
     await page.waitForLoadState('networkidle');
+    const text = await page.evaluate(() => document.body.innerText);
+    expect(text).not.toContain('2019-08-24');
+    expect(text).not.toMatch(/"offset_minutes": -1440|"location": "string"/);
 
-    const path = join(mkdtempSync(join(tmpdir(), 'refdata-docs-')), 'docs.png');
-    await page.screenshot({ path, fullPage: true });
-    copyFileSync(path, SCREENSHOT_COPY);
-    console.log(`docs screenshot: ${path} (copy: ${SCREENSHOT_COPY})`);
+    await page.screenshot({ path: shot('docs.png'), fullPage: true });
 
-    // blob: (Redoc's search worker) and data: URLs never leave the page; everything else must be this server.
-    const offsite = requests.filter((u) => {
-      const url = new URL(u);
-      if (url.protocol === 'data:') return false;
-      if (url.protocol === 'blob:') return new URL(url.pathname).origin !== base;
-      return url.origin !== base;
-    });
-    expect(offsite).toEqual([]);
+    expect(offsite(requests)).toEqual([]);
     expect(requests).toContain(`${base}/v1/openapi.json`);
     expect(requests.some((u) => u.startsWith(`${base}/docs/redoc.standalone.js`))).toBe(true);
+    expect(problems).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+}, 120_000);
+
+it('the console at /docs/try (Swagger UI) sends a real request from this server alone', async () => {
+  const browser = await launch();
+  try {
+    const { page, requests, problems } = await watchedPage(browser);
+    const res = await page.goto(`${base}/docs/try#/Timezones/getTimezone`, { waitUntil: 'load' });
+    expect(res?.status()).toBe(200);
+    expect(res?.headers()['content-security-policy']).toBe(DOCS_CSP);
+    // The deep link opens the operation, its parameters filled with the example's values.
+    const execute = page.locator('#operations-Timezones-getTimezone button.execute');
+    await execute.waitFor({ timeout: 30_000 });
+    expect(await page.locator('#operations-Timezones-getTimezone input[type=text]').first().inputValue()).toBe('America/New_York');
+    const answered = page.waitForResponse((r) => r.url().startsWith(`${base}/v1/timezones/America%2FNew_York?`));
+    await execute.click();
+    const answer = await answered;
+    expect(answer.status()).toBe(200);
+    expect(((await answer.json()) as { id: string }).id).toBe('America/New_York');
+    await page.locator('#operations-Timezones-getTimezone .live-responses-table').getByText('"EDT"').first().waitFor({ timeout: 10_000 });
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: shot('console.png'), fullPage: false });
+    expect(offsite(requests)).toEqual([]);
+    expect(requests).toContain(`${base}/v1/openapi.json`);
     expect(problems).toEqual([]);
   } finally {
     await browser.close();

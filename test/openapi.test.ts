@@ -14,7 +14,7 @@ import { DOCS_CSP } from '../server/routes/docs.js';
 import { appAt, DATA_DIR, makeKeys, UNLIMITED } from './helpers.js';
 
 type Doc = { paths: Record<string, { get: Operation }>; components: Record<string, Record<string, any>> };
-type Operation = { responses: Record<string, any>; security: object[] };
+type Operation = { responses: Record<string, any>; security: object[]; parameters: any[] };
 type Caller = 'paid' | 'free' | 'bad' | 'anonymous';
 
 interface Case {
@@ -32,31 +32,40 @@ const { file: keysFile, keys } = makeKeys();
 const KEY: Record<Caller, string | undefined> = { paid: keys.growth, free: keys.free, bad: 'rdk_' + 'x'.repeat(32), anonymous: undefined };
 /** One request per quota period: after the first, every counted request gets a 429. */
 const ONE_REQUEST = Object.fromEntries(PLANS.map((p) => [p, { ...DEFAULT_LIMITS[p], quota: 1, burst: 1000 }])) as Record<Plan, PlanLimits>;
-/** Routes that are not operations: the Redoc bundle is an asset of /docs. */
-const ASSETS = ['/docs/redoc.standalone.js'];
+/** Routes that are not operations: the Redoc bundle is an asset of /docs, Swagger UI's files of /docs/try. */
+const ASSETS = ['/docs/redoc.standalone.js', '/docs/try/swagger-ui-bundle.js', '/docs/try/swagger-ui.css', '/docs/try/init.js'];
+/** The one operation without an example answer: the description cannot hold itself. */
+const WITHOUT_EXAMPLE = ['/v1/openapi.json'];
 
 const BD = '/v1/business-days/{location}';
 const SUN = '/v1/astronomy/sun/{code}';
 const MOON = '/v1/astronomy/moon/{code}';
 const SUN_AT = '/v1/astronomy/sun/coordinates';
 const MOON_AT = '/v1/astronomy/moon/coordinates';
+const SUN_POINT = '/v1/astronomy/sun';
+const MOON_POINT = '/v1/astronomy/moon';
 const OSLO = 'latitude=59.91&longitude=10.75&timezone=Europe%2FOslo';
 const c = (op: string, url: string, status: number, caller?: Caller): Case => ({ op, url, status, caller });
 
 /** Hand-picked requests: the first 200 of each operation is also its sample for the sweeps below. */
 const CASES: Case[] = [
+  c('/v1', '/v1', 200),
+  c('/v1', '/v1?areas=all', 400),
+  c('/', '/', 200, 'anonymous'),
   c('/healthz', '/healthz', 200),
   c('/v1/openapi.json', '/v1/openapi.json', 200),
   c('/docs', '/docs', 200),
+  c('/docs/try', '/docs/try', 200),
   c('/v1/business-days', '/v1/business-days', 200),
   c(BD, '/v1/business-days/US?date=2026-01-19', 200),
   c(BD, '/v1/business-days/us?date=2026-07-03&type=government', 200),
   c(BD, '/v1/business-days/DE?date=2026-12-24&type=banking', 200),
   c(BD, '/v1/business-days/DE-BY-A', 200),
   c(BD, '/v1/business-days/US?date=2025-02-30', 400),
-  c(BD, '/v1/business-days/US?date=1999-12-31', 400),
+  c(BD, '/v1/business-days/US?date=1989-12-31', 400),
   c(BD, '/v1/business-days/US?type=weekly', 400),
   c(BD, '/v1/business-days/US?date=2026-01-01&date=2026-01-02', 400),
+  c(BD, '/v1/business-days/US?dat=2026-07-03', 400),
   c(BD, '/v1/business-days/ZZ', 404),
   c(BD, '/v1/business-days/AF', 404),
   c(`${BD}/add`, '/v1/business-days/US/add?start=2026-01-15&days=10', 200),
@@ -64,10 +73,10 @@ const CASES: Case[] = [
   c(`${BD}/add`, '/v1/business-days/US/add?start=2026-01-15', 400),
   c(`${BD}/add`, '/v1/business-days/US/add?days=0', 400),
   c(`${BD}/add`, '/v1/business-days/US/add?days=10001', 400),
-  c(`${BD}/add`, '/v1/business-days/US/add?start=2045-12-28&days=5', 400),
+  c(`${BD}/add`, '/v1/business-days/US/add?start=2099-12-28&days=5', 400),
   c(`${BD}/add`, '/v1/business-days/XX/add?days=1', 404),
   c(`${BD}/subtract`, '/v1/business-days/GB-SCT/subtract?start=2026-01-05&days=3', 200),
-  c(`${BD}/subtract`, '/v1/business-days/US/subtract?start=2000-01-04&days=5', 400),
+  c(`${BD}/subtract`, '/v1/business-days/US/subtract?start=1990-01-04&days=5', 400),
   c(`${BD}/subtract`, '/v1/business-days/KP/subtract?days=1', 404),
   c(`${BD}/count`, '/v1/business-days/IL/count?start=2025-09-21&end=2025-09-27', 200),
   c(`${BD}/count`, '/v1/business-days/US/count?start=2026-01-01', 400),
@@ -76,12 +85,12 @@ const CASES: Case[] = [
   c(`${BD}/count`, '/v1/business-days/ZZ/count?start=2026-01-01&end=2026-01-31', 404),
   c(`${BD}/next`, '/v1/business-days/GB-SCT/next?from=2026-12-24', 200),
   c(`${BD}/next`, '/v1/business-days/JP/next', 200),
-  c(`${BD}/next`, '/v1/business-days/US/next?from=2045-12-31', 400),
+  c(`${BD}/next`, '/v1/business-days/US/next?from=2099-12-31', 400),
   c(`${BD}/next`, '/v1/business-days/US/next?type=business&type=banking', 400),
   c(`${BD}/next`, '/v1/business-days/ZZ/next', 404),
   c(`${BD}/holidays`, '/v1/business-days/US/holidays?year=2026', 200),
   c(`${BD}/holidays`, '/v1/business-days/de-by/holidays', 200),
-  c(`${BD}/holidays`, '/v1/business-days/US/holidays?year=1999', 400),
+  c(`${BD}/holidays`, '/v1/business-days/US/holidays?year=1989', 400),
   c(`${BD}/holidays`, '/v1/business-days/US/holidays?year=26', 400),
   c(`${BD}/holidays`, '/v1/business-days/ZZ/holidays?year=2026', 404),
   c(`${BD}/holidays.ics`, '/v1/business-days/CN/holidays.ics?from_year=2025&to_year=2025', 200),
@@ -97,6 +106,17 @@ const CASES: Case[] = [
   c('/v1/timezones/{identifier}', '/v1/timezones/America/Edmonton', 200, 'free'),
   c('/v1/timezones/{identifier}', '/v1/timezones/Asia%2FCalcutta', 200, 'anonymous'),
   c('/v1/timezones/{identifier}', '/v1/timezones/Mars%2FOlympus', 404),
+  c('/v1/timezones', '/v1/timezones?include=all&at=2026-07-01T12:00:00Z', 200),
+  c('/v1/timezones', '/v1/timezones?at=2026-07-01', 400),
+  c('/v1/timezones/{identifier}', '/v1/timezones/UTC?at=2026-07-01T12:00:00Z', 200, 'anonymous'),
+  c('/v1/timezones/{identifier}', '/v1/timezones/America%2FNew_York?at=1969-12-31T23:59:59Z', 400),
+  c('/v1/timezones/{identifier}/transitions', '/v1/timezones/America%2FNew_York/transitions?year=2026', 200),
+  c('/v1/timezones/{identifier}/transitions', '/v1/timezones/Etc%2FGMT%2B5/transitions', 200, 'anonymous'),
+  c('/v1/timezones/{identifier}/transitions', '/v1/timezones/America%2FNew_York/transitions?year=2100', 400),
+  c('/v1/timezones/{identifier}/transitions', '/v1/timezones/Mars%2FOlympus/transitions', 404),
+  c('/v1/timezones/lookup', '/v1/timezones/lookup?latitude=31.7619&longitude=-106.485', 200),
+  c('/v1/timezones/lookup', '/v1/timezones/lookup?latitude=30&longitude=-40&at=2026-07-01T12:00:00Z', 200, 'anonymous'),
+  c('/v1/timezones/lookup', '/v1/timezones/lookup?latitude=91&longitude=0', 400),
   c('/v1/countries', '/v1/countries', 200),
   c('/v1/countries', '/v1/countries?page=3&per_page=100', 200, 'anonymous'),
   c('/v1/countries', '/v1/countries?per_page=0', 400),
@@ -118,7 +138,8 @@ const CASES: Case[] = [
   c(SUN, '/v1/astronomy/sun/NO?date=2026-02-30', 400),
   c(SUN, '/v1/astronomy/sun/NO?date=1899-12-31', 400),
   c(SUN, '/v1/astronomy/sun/N0RWAY', 400),
-  c(SUN, '/v1/astronomy/sun/US-CA', 404),
+  c(SUN, '/v1/astronomy/sun/us-ca?date=2026-06-21', 200),
+  c(SUN, '/v1/astronomy/sun/AQ', 404),
   c(MOON, '/v1/astronomy/moon/JP?date=2026-11-21', 200),
   c(MOON, '/v1/astronomy/moon/JP?date=tomorrow', 400),
   c(MOON, '/v1/astronomy/moon/ZZ', 404),
@@ -128,11 +149,19 @@ const CASES: Case[] = [
   c(SUN_AT, '/v1/astronomy/sun/coordinates?latitude=91&longitude=10.75&timezone=Europe%2FOslo', 400),
   c(SUN_AT, '/v1/astronomy/sun/coordinates?latitude=59.91&longitude=10.75&timezone=%2B05%3A00', 400),
   c(MOON_AT, `/v1/astronomy/moon/coordinates?${OSLO}&date=2026-11-24`, 200),
-  c(MOON_AT, '/v1/astronomy/moon/coordinates?latitude=59.91&longitude=10.75', 400),
+  c(MOON_AT, '/v1/astronomy/moon/coordinates?latitude=59.91&longitude=10.75', 200),
+  c(MOON_AT, '/v1/astronomy/moon/coordinates?latitude=59.91', 400),
+  c(SUN_POINT, '/v1/astronomy/sun?latitude=64.15&longitude=-21.94&date=2026-06-21', 200),
+  c(SUN_POINT, `/v1/astronomy/sun?${OSLO}`, 200),
+  c(SUN_POINT, '/v1/astronomy/sun?longitude=10.75', 400),
+  c(MOON_POINT, '/v1/astronomy/moon?latitude=59.91&longitude=10.75&date=2026-11-24', 200),
+  c(MOON_POINT, '/v1/astronomy/moon?latitude=59.91&longitude=10.75&timezone=Mars%2FOlympus', 400),
 ];
 
 let doc: Doc;
 let ajv: InstanceType<typeof Ajv2020.default>;
+/** For parameter schemas, which narrow a $ref without restating its type ({ $ref: ZoneId, maxLength: 64 }). */
+let parameterAjv: InstanceType<typeof Ajv2020.default>;
 let servers: { main: string; exhausted: string };
 let stop: (() => Promise<void>)[] = [];
 const DOC_ID = 'https://refdata.test/v1/openapi.json';
@@ -151,6 +180,10 @@ beforeAll(async () => {
   // The document's own top-level keys are no schema keywords; strict mode stays on for every schema in it.
   ajv.addVocabulary(['openapi', 'info', 'servers', 'tags', 'paths', 'components']);
   ajv.addSchema(doc, DOC_ID);
+  parameterAjv = new Ajv2020.default({ allErrors: true, strict: true, strictTypes: false });
+  addFormats.default(parameterAjv);
+  parameterAjv.addVocabulary(['openapi', 'info', 'servers', 'tags', 'paths', 'components']);
+  parameterAjv.addSchema(doc, DOC_ID);
   // Uses up the one request of the paid key on the exhausted server.
   expect((await fetch(`${servers.exhausted}/v1/countries/JP`, { headers: { 'x-api-key': keys.growth } })).status).toBe(200);
 });
@@ -277,6 +310,70 @@ describe('the route table and the app agree', () => {
   });
 });
 
+describe('the examples', () => {
+  const okContent = (op: string): [string, any] => Object.entries<any>(doc.paths[op].get.responses[200].content)[0];
+
+  it('every operation but the description itself has a 200 example, and every parameter an example that fits its schema', () => {
+    for (const op of Object.keys(doc.paths)) {
+      const [, content] = okContent(op);
+      if (WITHOUT_EXAMPLE.includes(op)) {
+        expect(content.examples, op).toBeUndefined();
+        continue;
+      }
+      expect(Object.keys(content.examples ?? {}).length, `${op} has no 200 example`).toBeGreaterThan(0);
+      doc.paths[op].get.parameters.forEach((p, i) => {
+        if (p.$ref) return;
+        expect(p.example, `${op}: ${p.name} has no example`).toBeDefined();
+        const validate = parameterAjv.compile({ $ref: `${DOC_ID}#${pointer('paths', op, 'get', 'parameters', String(i), 'schema')}` });
+        expect(validate(p.example), `${op}: ${p.name} = ${JSON.stringify(p.example)}: ${parameterAjv.errorsText(validate.errors)}`).toBe(true);
+      });
+    }
+    // No example ETag: the console would send it with every request it tries.
+    expect(doc.components.parameters.IfNoneMatch.example).toBeUndefined();
+  });
+
+  /** Whether `example` is `real` with some arrays cut to their first items (and at least one cut). */
+  function shortenedFrom(example: unknown, real: unknown): { same: boolean; cut: boolean } {
+    if (Array.isArray(example) && Array.isArray(real)) {
+      if (example.length > real.length) return { same: false, cut: false };
+      const items = example.map((e, i) => shortenedFrom(e, real[i]));
+      return { same: items.every((r) => r.same), cut: example.length < real.length || items.some((r) => r.cut) };
+    }
+    if (example && real && typeof example === 'object' && typeof real === 'object' && !Array.isArray(example) && !Array.isArray(real)) {
+      const keys = Object.keys(real);
+      if (JSON.stringify(Object.keys(example)) !== JSON.stringify(keys)) return { same: false, cut: false };
+      const fields = keys.map((k) => shortenedFrom((example as any)[k], (real as any)[k]));
+      return { same: fields.every((r) => r.same), cut: fields.some((r) => r.cut) };
+    }
+    return { same: example === real, cut: false };
+  }
+
+  it('every example validates against its schema and is the answer its request gets', async () => {
+    let compared = 0;
+    for (const op of Object.keys(doc.paths)) {
+      const [media, content] = okContent(op);
+      const validate = validatorAt(pointer('paths', op, 'get', 'responses', '200', 'content', media, 'schema'));
+      for (const [target, example] of Object.entries<any>(content.examples ?? {})) {
+        expect(example.summary).toBe(`GET ${target}`);
+        expect(validate(example.value), `${op} example ${target}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+        const res = await call({ op, url: target, status: 200 });
+        const text = await res.text();
+        expect(res.status, `GET ${target}: ${text.slice(0, 200)}`).toBe(200);
+        expect((res.headers.get('content-type') ?? '').split(';')[0]).toBe(media);
+        if (media !== 'application/json') expect(example.value, target).toBe(text);
+        else if (example.description === undefined) expect(JSON.stringify(example.value), target).toBe(text.startsWith('{\n') ? JSON.stringify(JSON.parse(text)) : text);
+        else {
+          // A long answer is shown shortened, and says so: the rest of it must be the real answer.
+          expect(example.description, target).toMatch(/^Shortened for this page: each array keeps its first \d+ items \(the answer has [\d,]+ bytes\)\.$/);
+          expect(shortenedFrom(example.value, JSON.parse(text)), target).toEqual({ same: true, cut: true });
+        }
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(Object.keys(doc.paths).length);
+  });
+});
+
 describe('the docs page', () => {
   it('is HTML under a strict Content-Security-Policy that loads Redoc and the description from this server', async () => {
     const res = await fetch(`${servers.main}/docs`);
@@ -287,6 +384,23 @@ describe('the docs page', () => {
     expect(html).toContain('<redoc spec-url="/v1/openapi.json"');
     expect(html).toMatch(/<script src="\/docs\/redoc\.standalone\.js\?v=\d+\.\d+\.\d+">/);
     expect(html).not.toMatch(/https?:\/\//);
+  });
+
+  it('has a console page (Swagger UI) under the same policy, loading only this server\'s files', async () => {
+    const res = await fetch(`${servers.main}/docs/try`);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toBe(DOCS_CSP);
+    const html = await res.text();
+    expect(html).not.toMatch(/https?:\/\//);
+    const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]);
+    expect(assets).toHaveLength(3);
+    for (const asset of assets) {
+      const file = await fetch(servers.main + asset);
+      expect(file.status, asset).toBe(200);
+      const text = await file.text();
+      expect(text, asset).not.toContain('sourceMappingURL');
+      if (asset.startsWith('/docs/try/init.js')) expect(text).toContain('validatorUrl: null');
+    }
   });
 
   it('serves the installed Redoc bundle with a year of cache, minus its CDN logo, and revalidates it', async () => {
@@ -331,6 +445,20 @@ describe('every operation answers as described', () => {
 
   it('414 for a request target over 2,048 characters, on every operation', async () => {
     for (const [op, s] of samples()) await check({ ...s, url: `${s.url}${s.url.includes('?') ? '&' : '?'}pad=${'x'.repeat(2100)}`, status: 414 });
+  });
+
+  it('400 unknown_parameter on every operation, naming the parameter and the query parameters it documents', async () => {
+    const english = (names: string[]) => (names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+    for (const [op, s] of samples()) {
+      const res = await check({ ...s, url: `${s.url}${s.url.includes('?') ? '&' : '?'}dat=2026-07-03`, status: 400 });
+      const { error } = (await res.json()) as { error: { code: string; message: string; parameter: string } };
+      expect(error.code).toBe('unknown_parameter');
+      expect(error.parameter).toBe('dat');
+      const documented = doc.paths[op].get.parameters.filter((p) => p.in === 'query').map((p) => p.name as string);
+      const takes = documented.length === 0 ? 'this endpoint takes no query parameters' : `this endpoint accepts ${english(documented)}`;
+      const guess = documented.includes('date') ? ' (did you mean date?)' : '';
+      expect(error.message, op).toBe(`Unknown parameter "dat"${guess}: ${takes}.`);
+    }
   });
 
   it('431 for a header block over 8 KiB, on every operation', async () => {

@@ -10,7 +10,7 @@ import { formatDate, parseDate } from '../../lib/plain-date.js';
 import type { BusinessDaysYear } from '../../lib/schema-types.js';
 import { answer, answerJson } from '../answer-headers.js';
 import { badRequest, notFound } from '../errors.js';
-import { single, type Query } from '../query.js';
+import { queryOf, single, type Query } from '../query.js';
 import type { DatasetStore } from '../store.js';
 
 /** Largest `days` accepted by add and subtract. */
@@ -34,8 +34,12 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   const app = new Hono();
   const rangeText = `${store.list.range.start} to ${store.list.range.end}`;
 
-  /** The location and the parsed query string (parsed once per request). */
-  function resolveLocation(c: Context): { code: string; cal: LocationCalendar; q: Query } {
+  /**
+   * The query string (parsed once per request; a parameter outside `accepted`
+   * is refused first) and the location.
+   */
+  function resolveLocation(c: Context, accepted: string): { code: string; cal: LocationCalendar; q: Query } {
+    const q = queryOf(c, accepted);
     const raw = c.req.param('location') ?? '';
     const code = raw.toUpperCase();
     if (!LOCATION_RE.test(raw) || !store.has(code)) {
@@ -43,7 +47,7 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
       if (name) throw notFound('no_holiday_data', `No holiday data exists for ${code} (${name}); we do not guess a calendar made of weekends only.`, 'location');
       throw notFound('unknown_location', `Unknown location "${raw.slice(0, 40)}": use an ISO 3166-1 alpha-2 code (US) or a region code (US-CA); GET /v1/business-days lists them.`, 'location');
     }
-    return { code, cal: store.location(code), q: c.req.queries() };
+    return { code, cal: store.location(code), q };
   }
 
   function dayType(q: Query): DayType {
@@ -84,13 +88,13 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   }
 
   app.get('/:location', (c) => {
-    const { code, cal, q } = resolveLocation(c);
+    const { code, cal, q } = resolveLocation(c, 'date type');
     const type = dayType(q);
     return answerJson(c, checkAnswer(cal, type, dateParam(q, 'date', code, true)));
   });
 
   const shift = (direction: 1 | -1) => (c: Context) => {
-    const { code, cal, q } = resolveLocation(c);
+    const { code, cal, q } = resolveLocation(c, 'start days type');
     const type = dayType(q);
     const start = dateParam(q, 'start', code, true);
     const days = daysParam(q);
@@ -102,7 +106,7 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   app.get('/:location/subtract', shift(-1));
 
   app.get('/:location/count', (c) => {
-    const { code, cal, q } = resolveLocation(c);
+    const { code, cal, q } = resolveLocation(c, 'start end type');
     const type = dayType(q);
     const start = dateParam(q, 'start', code, false);
     const end = dateParam(q, 'end', code, false);
@@ -113,7 +117,7 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   });
 
   app.get('/:location/next', (c) => {
-    const { code, cal, q } = resolveLocation(c);
+    const { code, cal, q } = resolveLocation(c, 'from type');
     const type = dayType(q);
     const from = dateParam(q, 'from', code, true);
     const body = nextAnswer(cal, type, from);
@@ -135,7 +139,7 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
 
   // A year's holidays: the bytes of the static file business-days/{location}/{year}.json.
   app.get('/:location/holidays', (c) => {
-    const { code, cal, q } = resolveLocation(c);
+    const { code, cal, q } = resolveLocation(c, 'year');
     const { years } = cal.meta;
     const year = yearParam(q, 'year', years, thisYear(code));
     if (!years.includes(year)) throw badRequest('out_of_range', `year ${year} is outside the served range ${years[0]} to ${years[years.length - 1]}`, 'year');
@@ -145,7 +149,7 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   // The same years as an iCalendar feed (lib/icalendar.ts, as the static business-days/{location}/{year}.ics files):
   // with from_year = to_year and no type, exactly the file's bytes.
   app.get('/:location/holidays.ics', (c) => {
-    const { code, cal, q } = resolveLocation(c);
+    const { code, cal, q } = resolveLocation(c, 'from_year to_year type');
     const { years } = cal.meta;
     const [first, last] = [years[0], years[years.length - 1]];
     const from = yearParam(q, 'from_year', years, Math.min(Math.max(thisYear(code), first), last));

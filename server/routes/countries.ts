@@ -13,14 +13,22 @@ import { stableJson } from '../../lib/stable-json.js';
 import type { CountriesIndex } from '../../lib/schema-types.js';
 import { answer, answerJson, utf8 } from '../answer-headers.js';
 import { ApiError, notFound } from '../errors.js';
-import { pageParams } from '../query.js';
-
+import { pageParams, queryOf } from '../query.js';
 
 /**
- * Errors are returned rather than thrown so that this sub-app answers the
- * same JSON whether it is mounted in createApp or used on its own (tests).
+ * A handler whose ApiErrors are answered here, so that this sub-app answers
+ * the same JSON whether it is mounted in createApp or used on its own (tests).
  */
-const fail = (c: Context, err: ApiError) => answerJson(c, err.toBody(), err.status);
+const handle =
+  (h: (c: Context) => Response) =>
+  (c: Context): Response => {
+    try {
+      return h(c);
+    } catch (err) {
+      if (err instanceof ApiError) return answerJson(c, err.toBody(), err.status);
+      throw err;
+    }
+  };
 
 /**
  * @param dataDir the dist-data folder (holding v1/)
@@ -51,25 +59,18 @@ export function countriesRoutes(dataDir: string) {
 
   const app = new Hono();
 
-  app.get('/', (c) => {
-    let params: PageParams;
-    try {
-      params = pageParams(c.req.queries());
-    } catch (err) {
-      if (err instanceof ApiError) return fail(c, err);
-      throw err;
-    }
-    return answer(c, pageText(params));
-  });
+  app.get('/', handle((c) => answer(c, pageText(pageParams(queryOf(c, 'page per_page'))))));
 
-  app.get('/:code', (c) => {
-    const raw = c.req.param('code');
-    const text = /^[A-Za-z]{2}$/.test(raw) ? single.get(raw.toUpperCase()) : undefined;
-    if (text === undefined) {
-      return fail(c, notFound('unknown_country', `Unknown country "${raw.slice(0, 40)}": use an ISO 3166-1 alpha-2 code (JP); GET /v1/countries lists them.`, 'code'));
-    }
-    return answer(c, text);
-  });
+  app.get(
+    '/:code',
+    handle((c) => {
+      queryOf(c, '');
+      const raw = c.req.param('code') ?? '';
+      const text = /^[A-Za-z]{2}$/.test(raw) ? single.get(raw.toUpperCase()) : undefined;
+      if (text === undefined) throw notFound('unknown_country', `Unknown country "${raw.slice(0, 40)}": use an ISO 3166-1 alpha-2 code (JP); GET /v1/countries lists them.`, 'code');
+      return answer(c, text);
+    }),
+  );
 
   return app;
 }

@@ -1,16 +1,20 @@
 /**
  * GET /v1/openapi.json (the description), GET /docs (the description rendered
- * by Redoc) and the Redoc bundle itself, served from the installed package so
- * the page loads nothing from any other host. Outside the gate's areas: free
+ * by Redoc), GET /docs/try (the same in Swagger UI, with a console to try
+ * requests) and their bundles, served from the installed packages so the
+ * pages load nothing from any other host. Outside the gate's areas: free
  * and not counted against any plan, but metered by a per-address byte budget
  * (DOCS_BUDGET): 16 sockets once pulled 44.5 GB of the bundle in 30 s.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Hono, type Context } from 'hono';
 import { answer, answerJson, precompress, representation, utf8 } from '../answer-headers.js';
 import { ApiError } from '../errors.js';
-import { openApiBytes, type DatasetInfo } from '../openapi.js';
+import { DOCS_PATHS, openApiBytes, type DatasetInfo } from '../openapi.js';
+import type { Examples } from '../openapi-examples.js';
+import { queryOf } from '../query.js';
 
 const require = createRequire(import.meta.url);
 const REDOC_FILE = require.resolve('redoc/bundles/redoc.standalone.js');
@@ -57,6 +61,57 @@ const PAGE = utf8.encode(`<!doctype html>
 </body>
 </html>
 `);
+
+/**
+ * The console: Swagger UI rather than Redoc, which has none. RapiDoc also has
+ * one, but Swagger UI renders OpenAPI 3.1 fully and fills each parameter
+ * with its example. Its validator badge would call validator.swagger.io:
+ * `validatorUrl: null` turns it off.
+ */
+const SWAGGER_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
+const SWAGGER_VERSION = (require('swagger-ui-dist/package.json') as { version: string }).version;
+const CONSOLE_PATH = DOCS_PATHS.console;
+const CONSOLE_ASSETS = { js: `${CONSOLE_PATH}/swagger-ui-bundle.js`, css: `${CONSOLE_PATH}/swagger-ui.css`, init: `${CONSOLE_PATH}/init.js` };
+const CONSOLE_PAGE = utf8.encode(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>refdata API: try it</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${CONSOLE_ASSETS.css}?v=${SWAGGER_VERSION}">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${CONSOLE_ASSETS.js}?v=${SWAGGER_VERSION}"></script>
+<script src="${CONSOLE_ASSETS.init}"></script>
+</body>
+</html>
+`);
+// A file, not an inline script, so the page keeps script-src 'self'. The key given to Authorize stays in the page's memory only.
+const CONSOLE_INIT = utf8.encode(`window.ui = SwaggerUIBundle({
+  url: '/v1/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  tryItOutEnabled: true,
+  displayRequestDuration: true,
+  defaultModelsExpandDepth: -1,
+  validatorUrl: null,
+  persistAuthorization: false,
+});
+`);
+
+/** Swagger UI's files, read (without their source-map comment) and compressed on first use. */
+const consoleFiles = new Map<string, Uint8Array<ArrayBuffer>>();
+function consoleFile(name: string): Uint8Array<ArrayBuffer> {
+  let bytes = consoleFiles.get(name);
+  if (bytes === undefined) {
+    bytes = utf8.encode(readFileSync(join(SWAGGER_DIR, name), 'utf8').replace(/\n?\/[/*]# sourceMappingURL=\S+( \*\/)?\s*$/, '\n'));
+    precompress(bytes, 9);
+    consoleFiles.set(name, bytes);
+  }
+  return bytes;
+}
 
 /**
  * What one client address may receive from these routes per window: 24 MiB per
@@ -128,14 +183,25 @@ export interface DocsOptions {
   /** Trust the last X-Forwarded-For entry as the client address (TRUST_PROXY=1). */
   trustProxy?: boolean;
   budget?: ByteBudget;
+  /** The answers to the description's example requests (server/openapi-examples.ts); the description waits for them. */
+  examples?: Promise<Examples>;
 }
 
 /**
- * @example app.route('/', docsRoutes({ version: store.manifest.version, range: store.list.range }))
+ * @example app.route('/', docsRoutes({ version: store.manifest.version, range: store.list.range }, { examples }))
  */
-export function docsRoutes(data: DatasetInfo, { trustProxy = process.env.TRUST_PROXY === '1', budget = new ByteBudget() }: DocsOptions = {}) {
-  const spec = openApiBytes(data);
-  precompress(spec, 9);
+export function docsRoutes(data: DatasetInfo, { trustProxy = process.env.TRUST_PROXY === '1', budget = new ByteBudget(), examples }: DocsOptions = {}) {
+  let spec: Uint8Array<ArrayBuffer> | undefined;
+  const specReady = (examples ?? Promise.resolve(undefined))
+    .catch((err: unknown) => {
+      console.error(`openapi: the example requests failed (${err instanceof Error ? err.message : String(err)}); the description has no example answers`);
+      return undefined;
+    })
+    .then((answers) => {
+      spec = openApiBytes(data, answers);
+      precompress(spec, 9);
+      return spec;
+    });
   const bundle = redoc();
   // Counts the bytes this request would receive; a spent budget answers 429 instead.
   const metered = (c: Context, body: Uint8Array<ArrayBuffer>, extra: Record<string, string>) => {
@@ -146,15 +212,26 @@ export function docsRoutes(data: DatasetInfo, { trustProxy = process.env.TRUST_P
     const err = new ApiError(429, 'rate_limited', `This address has used its ${DOCS_BUDGET.bytes / 1024 / 1024} MiB of documentation for this ${DOCS_BUDGET.windowMs / 60_000}-minute window; it resets in ${retryAfter} s.`);
     return answerJson(c, err.toBody(), 429, { 'retry-after': String(retryAfter) });
   };
+  const html = { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': DOCS_CSP, 'x-content-type-options': 'nosniff' };
+  const script = { 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff' };
+  const css = { 'content-type': 'text/css; charset=utf-8', 'x-content-type-options': 'nosniff' };
+  // Bundles are asked for with ?v=<package version>: browsers may keep them for a year.
+  const immutable = { 'cache-control': 'public, max-age=31536000, immutable' };
+  /** A handler for a file: `accepted` query parameters (the bundles take `v`), then the metered answer. */
+  const file = (accepted: string, body: () => Uint8Array<ArrayBuffer>, extra: Record<string, string>) => (c: Context) => {
+    queryOf(c, accepted);
+    return metered(c, body(), extra);
+  };
   const app = new Hono();
-  app.get('/v1/openapi.json', (c) => metered(c, spec, {}));
-  app.get('/docs', (c) => metered(c, PAGE, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': DOCS_CSP, 'x-content-type-options': 'nosniff' }));
-  app.get(REDOC_PATH, (c) =>
-    metered(c, bundle, {
-      'content-type': 'text/javascript; charset=utf-8',
-      'cache-control': 'public, max-age=31536000, immutable',
-      'x-content-type-options': 'nosniff',
-    }),
-  );
+  app.get('/v1/openapi.json', (c): Response | Promise<Response> => {
+    queryOf(c, '');
+    return spec ? metered(c, spec, {}) : specReady.then((bytes) => metered(c, bytes, {}));
+  });
+  app.get('/docs', file('', () => PAGE, html));
+  app.get(REDOC_PATH, file('v', () => bundle, { ...script, ...immutable }));
+  app.get(CONSOLE_PATH, file('', () => CONSOLE_PAGE, html));
+  app.get(CONSOLE_ASSETS.js, file('v', () => consoleFile('swagger-ui-bundle.js'), { ...script, ...immutable }));
+  app.get(CONSOLE_ASSETS.css, file('v', () => consoleFile('swagger-ui.css'), { ...css, ...immutable }));
+  app.get(CONSOLE_ASSETS.init, file('', () => CONSOLE_INIT, script));
   return app;
 }
