@@ -1,36 +1,52 @@
 /**
  * `npm run bench`: speed goals measured, never asserted in unit tests.
  * 1. Library: 40-year count and 10,000-day add on a real calendar (median ns).
- * 2. HTTP: the real server and a static baseline (plain node:http answering a
- *    precomputed JSON body of similar size), each in its own process, loaded
- *    by autocannon from this process in the same run; medians of rounds.
+ * 2. HTTP: the real server (with the gate, and without it) and a static
+ *    baseline (plain node:http answering a precomputed JSON body of similar
+ *    size), each in its own process, loaded by autocannon from this process in
+ *    the same run; medians of rounds; each row printed as soon as measured.
+ *    `--compare DIR` (or BENCH_COMPARE) runs another checkout's server in the
+ *    same rounds, for before/after ratios; `--quick` measures only the
+ *    issue-15 target rows, 1 s loads, no build/package/revalidation/memory/
+ *    Redis sections (under 2 minutes).
  * 3. Server start to first answer, and resident memory after every location.
  * 4. Dataset build: wall time and size.
  * 5. The @refdata/dataset package in-process against date-holidays in-process
  *    (the alternative users pick): a check per call and a year's count, US.
  *    `npm run bench -- --only package` runs this section alone (~40 s).
  * Results go to stdout as Markdown and to .bench/results.json
- * (.bench/results-package.json for --only package).
+ * (.bench/results-quick.json for --quick, .bench/results-package.json for
+ * --only package). BENCH_ROUNDS, BENCH_SECONDS, BENCH_PORT (first of 8
+ * ports) and BENCH_DATA_DIR (a dataset copy) change the defaults.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { addBusinessDays, countBusinessDays } from '../lib/business-calendar.js';
 import { formatDate, parseDate } from '../lib/plain-date.js';
 import { DatasetStore } from '../server/store.js';
-import { build } from '../pipeline/run.js';
 import { createKey } from '../server/access/keys.js';
-import { packDataset } from '../scripts/pack-dataset.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const DATA = join(ROOT, 'dist-data');
+const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+/** --quick: the HTTP rows of the issue-15 targets only, 1 s loads, no build, package, revalidation, memory or Redis sections (under 2 minutes). */
+const quick = process.argv.includes('--quick');
+/** The dataset the library rows read and every server answers from (BENCH_DATA_DIR: a copy, while dist-data is being rebuilt). */
+const DATA = process.env.BENCH_DATA_DIR ?? join(ROOT, 'dist-data');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
-const skipBuild = process.argv.includes('--skip-build');
-const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (quick ? 1 : 4));
+/** First of the ports the bench's servers listen on (BENCH_PORT, default 18481; it uses up to 8 from there). */
+const PORT0 = Number(process.env.BENCH_PORT ?? 18_481);
+/**
+ * Another checkout (--compare DIR or BENCH_COMPARE), such as a `git worktree` of the commit before a change: its
+ * server runs with and without the gate in the same rounds, and each row shows its ratios beside this one's.
+ */
+const COMPARE = arg('--compare') ?? (process.env.BENCH_COMPARE || undefined);
+const skipBuild = quick || process.argv.includes('--skip-build');
+const only = arg('--only');
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -84,6 +100,7 @@ function nsPerCall(fn: (i: number) => unknown): number {
 async function packageBench() {
   const dir = mkdtempSync(join(tmpdir(), 'refdata-bench-package-'));
   try {
+    const { packDataset } = await import('../scripts/pack-dataset.js');
     packDataset({ data: DATA, out: dir });
     const ds = await import(pathToFileURL(join(dir, 'dataset-package', 'index.js')).href);
     const { default: Holidays } = await import('date-holidays');
@@ -135,9 +152,17 @@ function packageLines(p: Awaited<ReturnType<typeof packageBench>>): string[] {
   ];
 }
 
-function startProcess(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+function startProcess(args: string[], env: Record<string, string>, cwd = ROOT): ChildProcess {
+  return spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
+
+/** The API server of a checkout (this one unless `dir`), answering from DATA. */
+function startApi(port: number, env: Record<string, string> = {}, dir = ROOT): ChildProcess {
+  return startProcess(['--import', 'tsx', join(dir, 'server', 'main.ts')], { ...SERVER_ENV, DATA_DIR: DATA, PORT: String(port), HOST: '127.0.0.1', ...env }, dir);
+}
+
+/** The 1-minute load average, to print beside every measurement of this shared machine. */
+const load1 = () => loadavg()[0].toFixed(1);
 
 async function waitFor(url: string, timeoutMs = 30_000): Promise<number> {
   const t0 = performance.now();
@@ -184,6 +209,7 @@ async function load(url: string, paths: string[], etags?: string[]) {
 async function main() {
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   const out: Record<string, unknown> = {};
+  const say = (line: string) => console.log(line); // every row as soon as it is measured
 
   if (only === 'package') {
     const p = await packageBench();
@@ -192,17 +218,24 @@ async function main() {
     return;
   }
   if (only !== undefined) throw new Error(`--only ${only}: the only section that runs alone is "package"`);
+  say(`Run: ${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ${quick ? 'quick, ' : ''}${ROUNDS} rounds x ${SECONDS}s, 32 connections, medians; load average at start ${loadavg().map((x) => x.toFixed(1)).join(' ')}.`);
 
   if (!skipBuild) {
+    const { build } = await import('../pipeline/run.js');
     const dir = mkdtempSync(join(tmpdir(), 'refdata-bench-build-'));
     const t0 = performance.now();
     const built = await build({ outDir: dir });
     out.build = { seconds: (performance.now() - t0) / 1000, files: built.files, megabytes: built.bytes / 1e6 };
     rmSync(dir, { recursive: true, force: true });
+    say(`Build: ${(out.build as any).seconds.toFixed(1)} s, ${built.files} files, ${(built.bytes / 1e6).toFixed(1)} MB.`);
   }
 
   out.library = libraryBench();
-  out.package = await packageBench();
+  say(`Library (median of 21 x 100k calls): 40-year count ${(out.library as any).count_40y_ns.toFixed(0)} ns, add 10,000 days ${(out.library as any).add_10000_ns.toFixed(0)} ns.`);
+  if (!quick) {
+    out.package = await packageBench();
+    say(['', ...packageLines(out.package as Awaited<ReturnType<typeof packageBench>>)].join('\n'));
+  }
 
   // Representative requests; each endpoint rotates over locations and dates.
   const locs = ['US', 'US-CA', 'DE-BY', 'GB-SCT', 'JP', 'AE', 'IL', 'IN', 'BR', 'AU-NSW'];
@@ -221,14 +254,36 @@ async function main() {
     country_list: [1, 2, 3, 4, 5].map((p) => `/v1/countries?page=${p}`),
     country: ['JP', 'US', 'DE', 'BR', 'IN', 'ZA', 'gb', 'AU'].map((c) => `/v1/countries/${c}`),
     timezone: ['America%2FNew_York', 'Europe%2FLondon', 'Asia%2FTokyo', 'Australia%2FLord_Howe', 'Asia%2FKathmandu', 'America%2FArgentina%2FBuenos_Aires', 'Asia%2FCalcutta', 'Africa%2FCasablanca'].map((z) => `/v1/timezones/${z}`),
+    timezone_at: ['America%2FNew_York', 'Europe%2FLondon', 'Australia%2FLord_Howe', 'UTC', 'Etc%2FGMT%2B5', 'Africa%2FCasablanca'].flatMap((z) => ['1975-06-01T00:00:00Z', '2026-03-08T07:00:00Z', '2099-10-01T12:00:00Z'].map((at) => `/v1/timezones/${z}?at=${at}`)),
+    timezone_transitions: ['America%2FNew_York', 'Europe%2FBerlin', 'Australia%2FSydney', 'Asia%2FTokyo'].flatMap((z) => [1980, 2026, 2099].map((y) => `/v1/timezones/${z}/transitions?year=${y}`)),
+    timezone_lookup: [[31.7619, -106.485], [35.6807, -109.0526], [53.28, -109.99], [38.3914, -86.9311], [43.8256, 87.6168], [-31.9539, 141.4539], [51.5074, -0.1278], [30, -40]].map(([lat, lon]) => `/v1/timezones/lookup?latitude=${lat}&longitude=${lon}`),
   };
 
-  const port = 18_481;
-  const basePort = 18_482;
-  const server = startProcess(['--import', 'tsx', 'server/main.ts'], { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1' });
+  /** The issue-15 target groups: answers sent as precomputed bytes (target >= 70% of the baseline), and computed ones (>= 55%). */
+  const GROUPS: Record<string, 'precomputed' | 'computed'> = {
+    holidays: 'precomputed', country: 'precomputed', country_list: 'precomputed', travel: 'precomputed', timezone_list: 'precomputed',
+    check: 'computed', add: 'computed', count: 'computed', next: 'computed', timezone: 'computed', travel_from_date: 'computed',
+  };
+  const TARGET = { precomputed: 0.7, computed: 0.55 };
+  // --quick: the target rows (the 100 kB country list aside: its baseline is bound by bytes, not by work).
+  if (quick) for (const name of Object.keys(endpoints)) if (!GROUPS[name] || name === 'country_list') delete endpoints[name];
+
+  const [port, basePort, openPort, beforePort, beforeOpenPort] = [0, 1, 2, 6, 7].map((i) => PORT0 + i);
+  const t0 = performance.now();
+  const server = startApi(port);
+  const open = startApi(openPort, { ACCESS_CONTROL: 'off' });
+  const before = COMPARE ? startApi(beforePort, {}, COMPARE) : undefined;
+  const beforeOpen = COMPARE ? startApi(beforeOpenPort, { ACCESS_CONTROL: 'off' }, COMPARE) : undefined;
   const startMs = await waitFor(`http://127.0.0.1:${port}/healthz`);
+  for (const p of [openPort, ...(COMPARE ? [beforePort, beforeOpenPort] : [])]) await waitFor(`http://127.0.0.1:${p}/healthz`);
+  say(`Servers up after ${((performance.now() - t0) / 1000).toFixed(1)} s${COMPARE ? ` (compared with ${COMPARE})` : ''}.`);
   const urls = Object.values(endpoints).flat();
-  for (const u of urls) await (await fetch(`http://127.0.0.1:${port}${u}`, { headers: { 'x-api-key': KEY } })).arrayBuffer(); // warm every location used
+  const warmPorts = [port, openPort, ...(COMPARE ? [beforePort, beforeOpenPort] : [])];
+  // Warm every location used, on every server; answers must agree byte for byte with the compared checkout's.
+  for (const u of urls) {
+    const texts = await Promise.all(warmPorts.map(async (p) => (await fetch(`http://127.0.0.1:${p}${u}`, { headers: { 'x-api-key': KEY } })).text()));
+    if (COMPARE && texts[2] !== texts[0]) process.stderr.write(`[bench] note: ${u} answers differently in ${COMPARE}\n`);
+  }
 
   // The baseline serves, for each endpoint, a precomputed body of that endpoint's median answer size.
   const bodies: Record<string, string> = {};
@@ -237,30 +292,81 @@ async function main() {
     texts.sort((a, b) => a.length - b.length);
     bodies[name] = texts[Math.floor(texts.length / 2)];
   }
-  const bodyFile = join(ROOT, '.bench', 'baseline-bodies.json');
+  const bodyFile = join(ROOT, '.bench', `baseline-bodies-${PORT0}.json`);
   writeFileSync(bodyFile, JSON.stringify(bodies));
   const baseline = startProcess(['bench/static-baseline.mjs'], { PORT: String(basePort), BODIES: bodyFile });
-  await waitFor(`http://127.0.0.1:${basePort}/check`);
+  await waitFor(`http://127.0.0.1:${basePort}/${Object.keys(endpoints)[0]}`);
 
   type Sample = { rps: number; p50: number; p99: number };
-  const rounds: Record<string, { api: Sample[]; base: Sample[] }> = {};
-  for (const name of Object.keys(endpoints)) rounds[name] = { api: [], base: [] };
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const [name, paths] of Object.entries(endpoints)) {
-      rounds[name].base.push(await load(`http://127.0.0.1:${basePort}`, [`/${name}`]));
-      rounds[name].api.push(await load(`http://127.0.0.1:${port}`, paths));
+  type Row = {
+    group: string; rps: number; p50_ms: number; p99_ms: number; baseline_rps: number; ratio: number; body_bytes: number;
+    no_gate_rps: number; no_gate_ratio: number; gate_cost: number; before_ratio?: number; before_no_gate_ratio?: number; before_gate_cost?: number; load: string;
+  };
+  const http: Record<string, Row> = {};
+  const pct = (x: number | undefined) => (x === undefined ? '' : `${(x * 100).toFixed(0)}%`);
+  say('');
+  say(`HTTP: API (gate, memory counters) and API without the gate (ACCESS_CONTROL=off) as ratios to plain node:http answering the same bytes${COMPARE ? '; "before": the compared checkout, same rounds' : ''}; rows as measured:`);
+  say('');
+  say(`| endpoint | group | body bytes | API req/s | p50 ms | p99 ms | baseline req/s | API / baseline | no gate / baseline | gate cost |${COMPARE ? ' before: API / baseline | before: gate cost |' : ''} load |`);
+  say(`|---|---|---:|---:|---:|---:|---:|---:|---:|---:|${COMPARE ? '---:|---:|' : ''}---:|`);
+  // Each endpoint's rounds run back to back, alternating the servers, so that its row can be printed at once.
+  for (const [name, paths] of Object.entries(endpoints)) {
+    const s: Record<'base' | 'api' | 'open' | 'before' | 'beforeOpen', Sample[]> = { base: [], api: [], open: [], before: [], beforeOpen: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      s.base.push(await load(`http://127.0.0.1:${basePort}`, [`/${name}`]));
+      s.api.push(await load(`http://127.0.0.1:${port}`, paths));
+      s.open.push(await load(`http://127.0.0.1:${openPort}`, paths));
+      if (COMPARE) {
+        s.before.push(await load(`http://127.0.0.1:${beforePort}`, paths));
+        s.beforeOpen.push(await load(`http://127.0.0.1:${beforeOpenPort}`, paths));
+      }
     }
-    process.stderr.write(`[bench] round ${r + 1}/${ROUNDS} done\n`);
-  }
-  const http: Record<string, { rps: number; p50_ms: number; p99_ms: number; baseline_rps: number; ratio: number; body_bytes: number }> = {};
-  for (const [name, { api, base }] of Object.entries(rounds)) {
-    const rps = median(api.map((x) => x.rps));
-    const baseRps = median(base.map((x) => x.rps));
-    http[name] = { rps, p50_ms: median(api.map((x) => x.p50)), p99_ms: median(api.map((x) => x.p99)), baseline_rps: baseRps, ratio: rps / baseRps, body_bytes: Buffer.byteLength(bodies[name]) };
+    const rps = (xs: Sample[]) => median(xs.map((x) => x.rps));
+    const baseRps = rps(s.base);
+    const row: Row = {
+      group: GROUPS[name] ?? '',
+      rps: rps(s.api),
+      p50_ms: median(s.api.map((x) => x.p50)),
+      p99_ms: median(s.api.map((x) => x.p99)),
+      baseline_rps: baseRps,
+      ratio: rps(s.api) / baseRps,
+      body_bytes: Buffer.byteLength(bodies[name]),
+      no_gate_rps: rps(s.open),
+      no_gate_ratio: rps(s.open) / baseRps,
+      gate_cost: 1 - rps(s.api) / rps(s.open),
+      load: load1(),
+    };
+    if (COMPARE) Object.assign(row, { before_ratio: rps(s.before) / baseRps, before_no_gate_ratio: rps(s.beforeOpen) / baseRps, before_gate_cost: 1 - rps(s.before) / rps(s.beforeOpen) });
+    http[name] = row;
+    say(`| ${name} | ${row.group} | ${row.body_bytes} | ${Math.round(row.rps)} | ${row.p50_ms} | ${row.p99_ms} | ${Math.round(baseRps)} | ${pct(row.ratio)} | ${pct(row.no_gate_ratio)} | ${pct(row.gate_cost)} |${COMPARE ? ` ${pct(row.before_ratio)} | ${pct(row.before_gate_cost)} |` : ''} ${row.load} |`);
   }
   out.http = http;
+  // Per group: the lowest and the median ratio, against the issue-15 targets.
+  say('');
+  for (const group of ['precomputed', 'computed'] as const) {
+    const rows = Object.values(http).filter((h) => h.group === group);
+    if (!rows.length) continue;
+    say(
+      `${group}: API / baseline lowest ${pct(Math.min(...rows.map((h) => h.ratio)))}, median ${pct(median(rows.map((h) => h.ratio)))} (target >= ${pct(TARGET[group])}); ` +
+        `gate cost median ${pct(median(rows.map((h) => h.gate_cost)))}, highest ${pct(Math.max(...rows.map((h) => h.gate_cost)))} (target <= 15%)` +
+        (COMPARE ? `; before: lowest ${pct(Math.min(...rows.map((h) => h.before_ratio!)))}, median ${pct(median(rows.map((h) => h.before_ratio!)))}, gate cost median ${pct(median(rows.map((h) => h.before_gate_cost!)))}` : '') +
+        '.',
+    );
+  }
+
+  if (quick) {
+    for (const p of [server, baseline, open, before, beforeOpen]) p?.kill();
+    writeFileSync(join(ROOT, '.bench', 'results-quick.json'), `${JSON.stringify(out, null, 2)}\n`);
+    say(`\nServer: first answer ${startMs.toFixed(0)} ms after spawn. Load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}.`);
+    return;
+  }
 
   // Revalidation: the same requests with If-None-Match naming the current ETag get 304 and no body.
+  say('');
+  say('Revalidation (If-None-Match with the current ETag: 304, no body) on the same requests:');
+  say('');
+  say('| endpoint | 304 req/s | vs its 200s | body bytes saved per answer | load |');
+  say('|---|---:|---:|---:|---:|');
   const revalidate: Record<string, { rps: number; vs_200: number; bytes_200: number }> = {};
   for (const name of ['check', 'country', 'country_list', 'holidays']) {
     const paths = endpoints[name];
@@ -268,6 +374,7 @@ async function main() {
     const xs: number[] = [];
     for (let r = 0; r < ROUNDS; r++) xs.push((await load(`http://127.0.0.1:${port}`, paths, etags)).rps);
     revalidate[name] = { rps: median(xs), vs_200: median(xs) / http[name].rps, bytes_200: http[name].body_bytes };
+    say(`| ${name} | ${Math.round(median(xs))} | ${pct(median(xs) / http[name].rps)} | ${http[name].body_bytes} | ${load1()} |`);
   }
   out.revalidate = revalidate;
 
@@ -277,20 +384,24 @@ async function main() {
   const rssBefore = rssMb(server.pid!);
   for (const { location } of list.locations) await (await fetch(`http://127.0.0.1:${port}/v1/business-days/${location}?date=2026-07-03&type=banking`, auth)).arrayBuffer();
   out.server = { start_to_first_answer_ms: startMs, rss_mb_after_warmup: rssBefore, rss_mb_after_all_locations: rssMb(server.pid!), locations: list.locations.length };
+  say('');
+  say(`Server: first answer ${startMs.toFixed(0)} ms after spawn; RSS ${rssBefore.toFixed(0)} MB warm, ${(out.server as any).rss_mb_after_all_locations.toFixed(0)} MB after all ${list.locations.length} locations.`);
 
-  // What the access gate costs: the same premium requests against a server without it,
-  // the memory-counting server above, and one counting in Redis.
-  const openPort = 18_483;
-  const redisPort = 18_484;
-  const redisServerPort = 18_485;
-  const open = startProcess(['--import', 'tsx', 'server/main.ts'], { ...SERVER_ENV, ACCESS_CONTROL: 'off', PORT: String(openPort), HOST: '127.0.0.1' });
+  // What the access gate costs on one endpoint: the same premium requests against the server without
+  // it, the memory-counting server above, and one counting in Redis.
+  const redisPort = PORT0 + 3;
+  const redisServerPort = PORT0 + 4;
   const redisServer = spawn('redis-server', ['--port', String(redisServerPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   let redisOk = true;
   redisServer.on('error', () => (redisOk = false));
   await new Promise((r) => setTimeout(r, 500));
-  const withRedis = redisOk ? startProcess(['--import', 'tsx', 'server/main.ts'], { ...SERVER_ENV, REDIS_URL: `redis://127.0.0.1:${redisServerPort}`, PORT: String(redisPort), HOST: '127.0.0.1' }) : undefined;
-  await waitFor(`http://127.0.0.1:${openPort}/healthz`);
+  const withRedis = redisOk ? startApi(redisPort, { REDIS_URL: `redis://127.0.0.1:${redisServerPort}` }) : undefined;
   if (withRedis) await waitFor(`http://127.0.0.1:${redisPort}/healthz`);
+  say('');
+  say('Access gate on GET /v1/business-days/{location} with a growth key (check requests):');
+  say('');
+  say('| counters | req/s | p50 ms | p99 ms | vs no gate |');
+  say('|---|---:|---:|---:|---:|');
   const gateRounds: Record<string, Sample[]> = { open: [], memory: [], redis: [] };
   for (let r = 0; r < ROUNDS; r++) {
     gateRounds.open.push(await load(`http://127.0.0.1:${openPort}`, endpoints.check));
@@ -303,39 +414,13 @@ async function main() {
     if (!xs.length) continue;
     const rps = median(xs.map((x) => x.rps));
     gate[name] = { rps, p50_ms: median(xs.map((x) => x.p50)), p99_ms: median(xs.map((x) => x.p99)), vs_open: rps / openRps };
+    say(`| ${name === 'open' ? 'no gate (ACCESS_CONTROL=off)' : name} | ${Math.round(rps)} | ${gate[name].p50_ms} | ${gate[name].p99_ms} | ${pct(gate[name].vs_open)} |`);
   }
   out.access_gate = gate;
-  for (const p of [server, baseline, open, withRedis]) p?.kill();
+  for (const p of [server, baseline, open, before, beforeOpen, withRedis]) p?.kill();
   redisServer.kill();
   writeFileSync(join(ROOT, '.bench', 'results.json'), `${JSON.stringify(out, null, 2)}\n`);
-
-  const lines = [
-    `Run: ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${ROUNDS} rounds x ${SECONDS}s, 32 connections, medians.`,
-    '',
-    '| endpoint | body bytes (median) | API req/s | p50 ms | p99 ms | static baseline req/s | API / baseline |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    ...Object.entries(http).map(([n, h]) => `| ${n} | ${h.body_bytes} | ${Math.round(h.rps)} | ${h.p50_ms} | ${h.p99_ms} | ${Math.round(h.baseline_rps)} | ${(h.ratio * 100).toFixed(0)}% |`),
-    '',
-    `Library (median of 21 x 100k calls): 40-year count ${out.library && (out.library as any).count_40y_ns.toFixed(0)} ns, add 10,000 days ${(out.library as any).add_10000_ns.toFixed(0)} ns.`,
-    `Server: first answer ${startMs.toFixed(0)} ms after spawn; RSS ${rssBefore.toFixed(0)} MB warm, ${(out.server as any).rss_mb_after_all_locations.toFixed(0)} MB after all ${list.locations.length} locations.`,
-    '',
-    'Revalidation (If-None-Match with the current ETag: 304, no body) on the same requests:',
-    '',
-    '| endpoint | 304 req/s | vs its 200s | body bytes saved per answer |',
-    '|---|---:|---:|---:|',
-    ...Object.entries(revalidate).map(([n, v]) => `| ${n} | ${Math.round(v.rps)} | ${(v.vs_200 * 100).toFixed(0)}% | ${v.bytes_200} |`),
-    '',
-    'Access gate on GET /v1/business-days/{location} with a growth key (check requests):',
-    '',
-    '| counters | req/s | p50 ms | p99 ms | vs no gate |',
-    '|---|---:|---:|---:|---:|',
-    ...Object.entries(gate).map(([n, g]) => `| ${n === 'open' ? 'no gate (ACCESS_CONTROL=off)' : n} | ${Math.round(g.rps)} | ${g.p50_ms} | ${g.p99_ms} | ${(g.vs_open * 100).toFixed(0)}% |`),
-    '',
-    ...packageLines(out.package as Awaited<ReturnType<typeof packageBench>>),
-    '',
-    out.build ? `Build: ${(out.build as any).seconds.toFixed(1)} s, ${(out.build as any).files} files, ${(out.build as any).megabytes.toFixed(1)} MB.` : 'Build: skipped (--skip-build).',
-  ];
-  console.log(lines.join('\n'));
+  say(`\nLoad average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}.${out.build ? '' : ' Build: skipped (--skip-build).'}`);
 }
 
 main().catch((err) => {

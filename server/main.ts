@@ -4,10 +4,12 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { getRequestListener, RequestError, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
+import { countingClock, KEEPER, maxAgeUntil, respond, type AnswerKeeper, type Kept } from './answer-headers.js';
+import { createGate, type Decision } from './access/gate.js';
 import { defaultKeysFile, KeyRing } from './access/keys.js';
-import { exitOnStartupError } from './errors.js';
+import { exitOnStartupError, StartupError } from './errors.js';
 import { Limiter } from './access/limiter.js';
-import { planLimits } from './access/plans.js';
+import { areaOf, planLimits, type Area } from './access/plans.js';
 import { DatasetStore } from './store.js';
 import { TimezoneStore } from './timezone-store.js';
 
@@ -69,6 +71,123 @@ interface Conn {
   stalledMs: number;
 }
 
+/**
+ * Answers the fast path sends again without their route, by request target. Bounded in entries
+ * and bytes; the oldest go first (a hot answer evicted comes back on its next request).
+ */
+class AnswerCache implements AnswerKeeper {
+  private readonly entries = new Map<string, KeptEntry & { bytes: number }>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxEntries = 20_000,
+    private readonly maxBytes = 64 * 1024 * 1024,
+  ) {}
+
+  keep(target: string, kept: Kept, until: number, maxAge: boolean): void {
+    const bytes = target.length + Number(kept.length);
+    if (bytes > this.maxBytes / 64) return; // a few very large answers must not push out thousands of small ones
+    this.delete(target);
+    const q = target.indexOf('?');
+    const pathname = q < 0 ? target : target.slice(0, q);
+    this.entries.set(target, { kept, until, maxAge, pathname, area: areaOf(pathname), bytes });
+    this.bytes += bytes;
+    for (const [oldest] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.delete(oldest);
+    }
+  }
+
+  get(target: string) {
+    return this.entries.get(target);
+  }
+
+  delete(target: string): void {
+    const entry = this.entries.get(target);
+    if (entry === undefined) return;
+    this.bytes -= entry.bytes;
+    this.entries.delete(target);
+  }
+}
+
+/**
+ * GET targets whose answers may be kept: the data areas (astronomy keeps its own answers).
+ * Keyed by the raw target: @hono/node-server's normalisation of a path depends on nothing else.
+ */
+const KEEPABLE_AREA = /^\/v1\/(business-days|countries|travel|timezones)(\/|\?|$)/;
+/** A Host that @hono/node-server takes as it is (its reValidHost); with another, the request takes the app (which may answer 400). */
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+
+const headerText = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);
+
+function writeAnswer(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Uint8Array | null, length: string | null): void {
+  if (length !== null) headers['content-length'] = length;
+  res.writeHead(status, headers);
+  if (body === null) res.end();
+  else res.end(body);
+}
+
+interface KeptEntry {
+  kept: Kept;
+  until: number;
+  maxAge: boolean;
+  /** The target's path and its access area, for the gate. */
+  pathname: string;
+  area: Area | undefined;
+}
+
+/** The fast path's answer once the gate has decided: its refusal, or the kept answer as respond() makes it for this request. */
+function sendKept(req: IncomingMessage, res: ServerResponse, entry: KeptEntry, now: number, d: Decision): void {
+  if ('answer' in d) {
+    const { status, headers, body } = d.answer;
+    return writeAnswer(res, status, headers, body, body === null ? null : String(Buffer.byteLength(body)));
+  }
+  const { kept, until, maxAge } = entry;
+  const sent = respond(kept, d.headers, kept.compressible ? headerText(req.headers['accept-encoding']) : undefined, headerText(req.headers['if-none-match']), maxAge ? maxAgeUntil(now, until) : undefined);
+  writeAnswer(res, sent.status, sent.headers, sent.body, sent.length);
+}
+
+function failFast(res: ServerResponse, version: string, err: unknown): void {
+  console.error(`internal error on the fast path: ${err instanceof Error ? err.message : String(err)}`);
+  if (res.headersSent) return void res.destroy();
+  const { status, headers, body } = errorParts(version, 500, 'internal_error', 'Internal error');
+  res.writeHead(status, headers).end(body);
+}
+
+/**
+ * The hot path (issue 15): a GET whose answer was kept (a pure function of its target and the
+ * dataset, or one that holds until an instant; see answer-headers.ts) is answered here, from
+ * Node's request, without a WHATWG Request, Hono or a promise: the same gate (in the same tick
+ * when it can), then respond(), the function answer() uses, so the headers and bytes are the same.
+ * Other requests (and a first one) take the app; answer() offers this path what it may keep.
+ * Returns false when the request is not this path's to answer.
+ */
+function fastPath(gate: ReturnType<typeof createGate> | undefined, baseHeaders: Record<string, string>, version: string) {
+  const cache = new AnswerCache();
+  const open: Decision = { headers: baseHeaders };
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== 'GET') return false;
+    const host = req.headers.host;
+    if (host === undefined || !PLAIN_HOST.test(host)) return false;
+    const target = req.url!;
+    const entry = cache.get(target);
+    const now = entry === undefined ? 0 : Date.now();
+    if (entry === undefined || now >= entry.until) {
+      if (entry !== undefined) cache.delete(target);
+      if (KEEPABLE_AREA.test(target)) (req as IncomingMessage & { [KEEPER]?: AnswerKeeper })[KEEPER] = cache;
+      return false;
+    }
+    try {
+      const decision = gate ? gate.decide('GET', entry.pathname, req, undefined, entry.area) : open;
+      if (decision instanceof Promise) decision.then((d) => sendKept(req, res, entry, now, d)).catch((err) => failFast(res, version, err));
+      else sendKept(req, res, entry, now, decision);
+    } catch (err) {
+      failFast(res, version, err);
+    }
+    return true;
+  };
+}
+
 /** The JSON error every answer shares (server/errors.ts), as status, headers and body. */
 function errorParts(version: string, status: number, code: string, message: string, extra: Record<string, string> = {}) {
   const body = JSON.stringify({ error: { status, code, message } });
@@ -120,17 +239,21 @@ function connectionGuard(listener: (req: IncomingMessage, res: ServerResponse) =
     const conn = conns.get(socket);
     if (!conn || socket.destroyed) return; // requests parsed from a chunk after the connection was closed
     if (++conn.pending > CONNECTION_LIMITS.maxPending) return void socket.destroy();
-    const run = () => {
-      conn.running.add(res);
-      void listener(req, res);
-    };
-    res.once('close', () => {
+    // 'close' comes once: `on` spares the wrapper `once` makes for every request.
+    res.on('close', () => {
       conn.pending--;
       conn.running.delete(res);
       pump(socket, conn);
     });
-    if (conn.waiting.length === 0 && canRun(socket, conn)) run();
-    else conn.waiting.push(run);
+    if (conn.waiting.length === 0 && canRun(socket, conn)) {
+      conn.running.add(res);
+      void listener(req, res);
+    } else {
+      conn.waiting.push(() => {
+        conn.running.add(res);
+        void listener(req, res);
+      });
+    }
   };
 
   const track = (socket: Socket) => {
@@ -162,13 +285,13 @@ export function startServer({
   redisUrl = process.env.REDIS_URL || undefined,
   limits = planLimits(),
 }: StartOptions = {}): Promise<{ server: ServerType; port: number; store: DatasetStore; close: () => Promise<void> }> {
-  const store = new DatasetStore(dataDir);
+  const store = readDataset(dataDir, () => new DatasetStore(dataDir));
   const keys = new KeyRing(keysFile);
   const limiter = new Limiter(limits, redisUrl);
   // ACCESS_CONTROL=off serves every area uncounted: for a deployment whose own gateway
   // authenticates, and for the benchmark's measure of what the gate costs.
   const access = process.env.ACCESS_CONTROL === 'off' ? undefined : { keys, limiter, trustProxy: process.env.TRUST_PROXY === '1' };
-  const app = createApp({ store, timezones: new TimezoneStore(dataDir), access });
+  const app = readDataset(dataDir, () => createApp({ store, timezones: new TimezoneStore(dataDir), access, now: countingClock }));
   const version = store.manifest.version;
   const jsonError = (status: number, code: string, message: string, extra?: Record<string, string>) => {
     const { headers, body } = errorParts(version, status, code, message, extra);
@@ -186,6 +309,9 @@ export function startServer({
       return jsonError(500, 'internal_error', 'Internal error');
     },
   });
+  // The same headers as app.ts gives its answers and its gate; a second gate on the same keys and counters.
+  const baseHeaders = { 'content-type': 'application/json; charset=utf-8', 'x-dataset-version': version };
+  const fast = fastPath(access ? createGate({ ...access, baseHeaders }) : undefined, baseHeaders, version);
   const conns = new Map<Socket, Conn>();
   const guard = connectionGuard((req, res) => {
     // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own check would answer an empty 400.
@@ -194,6 +320,7 @@ export function startServer({
       res.writeHead(status, headers).end(body);
       return;
     }
+    if (fast(req, res)) return;
     return listener(req, res);
   }, conns);
 
@@ -227,13 +354,21 @@ export function startServer({
     socket.end(rawError(version, 405, 'method_not_allowed', 'CONNECT is not allowed: this API is read-only (GET, HEAD, OPTIONS)', { allow: 'GET, HEAD, OPTIONS' }));
   });
 
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    const stopTimers = () => {
+      clearInterval(stallTimer);
+      keys.close();
+      void limiter.close();
+    };
+    // A port in use was an unhandled 'error' event: a stack trace instead of the reason.
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      stopTimers();
+      reject(listenError(err, port, hostname));
+    });
     server.listen(port, hostname, () => {
       const close = () =>
         new Promise<void>((done) => {
-          clearInterval(stallTimer);
-          keys.close();
-          void limiter.close();
+          stopTimers();
           server.close(() => done());
           server.closeAllConnections();
         });
@@ -242,8 +377,36 @@ export function startServer({
   });
 }
 
-export function listenMessage(port: number, store: DatasetStore): string {
-  return `refdata dataset ${store.manifest.version} listening on http://localhost:${port}/v1 (rate-limit store: ${process.env.REDIS_URL ? 'redis' : 'memory'})`;
+/**
+ * Runs `read`, turning a dataset that cannot be read (a missing or
+ * unreadable file, a file that is not JSON) into one line for the operator;
+ * anything else is a bug and keeps its stack.
+ */
+function readDataset<T>(dataDir: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // System errors (ENOENT, EACCES, EISDIR …), not Node's ERR_* codes, which are bugs.
+    if (!(err instanceof SyntaxError) && !(typeof code === 'string' && /^E[A-Z]+$/.test(code))) throw err;
+    const reason = err instanceof SyntaxError ? `a file is not valid JSON (${err.message})` : (err as Error).message;
+    throw new StartupError(`the dataset in ${join(dataDir, 'v1')} cannot be read: ${reason}. Build it with \`npm run build\`, or set DATA_DIR to the folder holding a built v1/.`);
+  }
+}
+
+/** Why the server cannot listen, as one line; errors other than the usual three keep their stack. */
+function listenError(err: NodeJS.ErrnoException, port: number, hostname: string): Error {
+  if (err.code === 'EADDRINUSE') return new StartupError(`port ${port} is already in use on ${hostname}: stop the process that holds it, or set PORT to another port`);
+  if (err.code === 'EACCES') return new StartupError(`port ${port} on ${hostname} needs privileges this process does not have: set PORT to a port above 1023`);
+  if (err.code === 'EADDRNOTAVAIL') return new StartupError(`HOST ${hostname} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all`);
+  return err;
+}
+
+/** The start-up line: where the API, its documentation and its health check answer. */
+export function listenMessage(port: number, store: DatasetStore, hostname = process.env.HOST ?? '0.0.0.0'): string {
+  const host = hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname.includes(':') ? `[${hostname}]` : hostname;
+  const base = `http://${host}:${port}`;
+  return `refdata dataset ${store.manifest.version} listening on ${base}/v1 (docs: ${base}/docs, health: ${base}/healthz; rate-limit store: ${process.env.REDIS_URL ? 'redis' : 'memory'})`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
