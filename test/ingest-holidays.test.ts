@@ -1,10 +1,11 @@
 /**
  * The ingest's shortcuts (pipeline/stages/ingest-holidays.ts, lunar-cache.ts) must not change a
- * single row: only public and bank rules computed, dates in wall-clock time with no zone, the
+ * single row: dates in wall-clock time with no zone, the
  * local-language pass reusing the English pass's dates, and one lunisolar cache per process.
  * Reference: date-holidays used plainly (a fresh instance per language, every rule type, the
  * location's zone). Sample: lunisolar (CN, KR, VN, HK), Islamic (SA, MY-01), bridge days and
- * substitutes (AR, US, JP), multi-day and partial days (DE-BY, IL, BR-SP, CL), 1989-2100.
+ * substitutes (AR, US, JP), multi-day and partial days (DE-BY, IL, BR-SP, CL), a rule that refers to another
+ * (CH-GL: Näfelser Fahrt moves a week when it falls on Maundy Thursday), 1989-2100.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,7 +14,7 @@ import Holidays from 'date-holidays';
 import { describe, expect, it } from 'vitest';
 import { datedRows, englishOf, expandRow, ingestTarget, listTargets, type RawRow } from '../pipeline/stages/ingest-holidays.js';
 
-const SAMPLE = ['CN', 'KR', 'VN', 'HK', 'SA', 'MY-01', 'AR', 'US', 'JP', 'DE-BY', 'IL', 'BR-SP', 'CL'];
+const SAMPLE = ['CN', 'KR', 'VN', 'HK', 'SA', 'MY-01', 'AR', 'US', 'JP', 'DE-BY', 'IL', 'BR-SP', 'CL', 'CH-GL'];
 const YEARS = Array.from({ length: 112 }, (_, i) => 1989 + i);
 const targets = listTargets().filter((t) => SAMPLE.includes(t.location));
 

@@ -107,13 +107,6 @@ function rowsOf(inst: Holidays, year: number, lang: string): RawRow[] {
   return (inst.getHolidays(year, lang) as RawRow[]).filter((r) => r.type === 'public' || r.type === 'bank');
 }
 
-/**
- * Only the rules of the types we publish are computed: date-holidays skips the observance,
- * optional and school rules (most of its rules) instead of dating them and letting us drop
- * them. The order is date-holidays' priority order (a public row wins over a bank row of the
- * same name and start), as in its default list.
- */
-const TYPES: { types: ('bank' | 'public')[] } = { types: ['bank', 'public'] };
 
 /**
  * Rows dated in wall-clock time, with no zone: we read a row's local `date` text and its length
@@ -172,8 +165,8 @@ export function* datedRows(target: Target, years: number[]): Generator<{ year: n
   const [c, s, r] = target.args;
   // getHolidays(year, lang) changes an instance's language: one instance per language.
   const enLang = englishOf(target);
-  const en = wallClock(new Holidays(c, s, r, TYPES));
-  const local = enLang === target.localLanguage ? en : shareDatesWith(wallClock(new Holidays(c, s, r, TYPES)), en);
+  const en = wallClock(new Holidays(c, s, r));
+  const local = enLang === target.localLanguage ? en : shareDatesWith(wallClock(new Holidays(c, s, r)), en);
   for (const year of years) {
     const enRows = rowsOf(en, year, enLang);
     yield { year, enRows, localRows: local === en ? enRows : rowsOf(local, year, target.localLanguage) };
