@@ -192,12 +192,12 @@ const KEY = createKey(keysFile, 'growth', 'bench').key;
 const SERVER_ENV = { API_KEYS_FILE: keysFile, PLAN_LIMITS: JSON.stringify({ growth: { quota: 1e12, burst: 1e12 } }), REDIS_URL: '' };
 
 /** Load on `paths`; with `etags`, every request revalidates (If-None-Match) and must get 304. */
-async function load(url: string, paths: string[], etags?: string[]) {
+async function load(url: string, paths: string[], etags?: string[], seconds = SECONDS) {
   const result = await autocannon({
     url,
     connections: 32,
     pipelining: 1,
-    duration: SECONDS,
+    duration: seconds,
     headers: { 'x-api-key': KEY },
     requests: paths.map((path, i) => ({ method: 'GET', path, ...(etags ? { headers: { 'x-api-key': KEY, 'if-none-match': etags[i] } } : {}) })),
   });
@@ -296,6 +296,9 @@ async function main() {
   writeFileSync(bodyFile, JSON.stringify(bodies));
   const baseline = startProcess(['bench/static-baseline.mjs'], { PORT: String(basePort), BODIES: bodyFile });
   await waitFor(`http://127.0.0.1:${basePort}/${Object.keys(endpoints)[0]}`);
+  // Under load once before the first row, so that no server's first row is measured while its code is still being compiled.
+  for (const p of warmPorts) await load(`http://127.0.0.1:${p}`, urls, undefined, 2);
+  await load(`http://127.0.0.1:${basePort}`, Object.keys(endpoints).map((name) => `/${name}`), undefined, 1);
 
   type Sample = { rps: number; p50: number; p99: number };
   type Row = {

@@ -110,8 +110,11 @@ function holdsUntil(readClock: boolean, holds: typeof validity, path: string, ex
  * or holds until an instant.
  */
 export interface AnswerKeeper {
-  /** `maxAge`: the Cache-Control is cacheUntil(now, until), to be remade for each request. */
-  keep(target: string, kept: Kept, until: number, maxAge: boolean): void;
+  /**
+   * `maxAge`: the Cache-Control is cacheUntil(now, until), to be remade for each request.
+   * `pathname`: the path the app's gate judged the request by (its URL's, normalised), for the fast path's gate.
+   */
+  keep(target: string, kept: Kept, until: number, maxAge: boolean, pathname: string): void;
 }
 export const KEEPER = Symbol('answer keeper');
 
@@ -229,6 +232,16 @@ function matchesAnyForm(header: string, version: string, body: string | Uint8Arr
   return matchesIfNoneMatch(header, entityTag(version, forms.br)) || matchesIfNoneMatch(header, entityTag(version, forms.gzip));
 }
 
+/**
+ * The path app.ts's gate judges a request by: its URL's (as @hono/node-server made it: `..` and
+ * `%2e` segments resolved), query cut. A raw target may name another area than the one it reaches.
+ */
+function gatePath(url: string): string {
+  const target = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+  const q = target.indexOf('?');
+  return q < 0 ? target : target.slice(0, q);
+}
+
 /** A 200's request-independent part: computed once per precomputed byte array, once per computed answer. */
 export interface Kept {
   version: string;
@@ -325,7 +338,7 @@ export function answer(c: Context, body: string | Uint8Array<ArrayBuffer>, statu
   const keeper = env?.incoming?.[KEEPER];
   if (keeper !== undefined && env!.incoming!.url !== undefined) {
     const holdsFor = holdsUntil(readClock, holds, c.req.path, extra);
-    if (holdsFor !== undefined) keeper.keep(env!.incoming!.url, kept, holdsFor.until, holdsFor.maxAge);
+    if (holdsFor !== undefined) keeper.keep(env!.incoming!.url, kept, holdsFor.until, holdsFor.maxAge, gatePath(c.req.url));
   }
   const sent = respond(kept, base, kept.compressible ? requestHeader(c, 'accept-encoding') : undefined, requestHeader(c, 'if-none-match'));
   return new Response(sent.body, { status: sent.status, headers: sent.headers });

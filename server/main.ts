@@ -84,12 +84,12 @@ class AnswerCache implements AnswerKeeper {
     private readonly maxBytes = 64 * 1024 * 1024,
   ) {}
 
-  keep(target: string, kept: Kept, until: number, maxAge: boolean): void {
+  keep(target: string, kept: Kept, until: number, maxAge: boolean, pathname: string): void {
+    if (!KEEPABLE_AREA.test(pathname)) return;
     const bytes = target.length + Number(kept.length);
     if (bytes > this.maxBytes / 64) return; // a few very large answers must not push out thousands of small ones
     this.delete(target);
-    const q = target.indexOf('?');
-    const pathname = q < 0 ? target : target.slice(0, q);
+    // The gate judges a kept answer's requests by the path the app judged the first one by.
     this.entries.set(target, { kept, until, maxAge, pathname, area: areaOf(pathname), bytes });
     this.bytes += bytes;
     for (const [oldest] of this.entries) {
@@ -111,10 +111,11 @@ class AnswerCache implements AnswerKeeper {
 }
 
 /**
- * GET targets whose answers may be kept: the data areas (astronomy keeps its own answers).
- * Keyed by the raw target: @hono/node-server's normalisation of a path depends on nothing else.
+ * Answers that may be kept: those of the data areas (astronomy keeps its own), by the path the app
+ * routed and gated. Keyed by the raw target: @hono/node-server's normalisation of a target depends
+ * on nothing else (with a Host it takes as it is).
  */
-const KEEPABLE_AREA = /^\/v1\/(business-days|countries|travel|timezones)(\/|\?|$)/;
+const KEEPABLE_AREA = /^\/v1\/(business-days|countries|travel|timezones)(\/|$)/;
 /** A Host that @hono/node-server takes as it is (its reValidHost); with another, the request takes the app (which may answer 400). */
 const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
 
@@ -174,7 +175,7 @@ function fastPath(gate: ReturnType<typeof createGate> | undefined, baseHeaders: 
     const now = entry === undefined ? 0 : Date.now();
     if (entry === undefined || now >= entry.until) {
       if (entry !== undefined) cache.delete(target);
-      if (KEEPABLE_AREA.test(target)) (req as IncomingMessage & { [KEEPER]?: AnswerKeeper })[KEEPER] = cache;
+      if (target.startsWith('/v1/')) (req as IncomingMessage & { [KEEPER]?: AnswerKeeper })[KEEPER] = cache;
       return false;
     }
     try {

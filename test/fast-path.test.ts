@@ -104,6 +104,17 @@ describe('kept answers are the app answers, header for header', () => {
     }
   });
 
+  it('a target that names one area and reaches another is gated by the one it reaches, kept or not', async () => {
+    for (const path of ['/v1/countries/../travel/JP', '/v1/countries/%2e%2e/travel/JP', '/v1/timezones/%2E%2E/business-days/US?date=2026-01-19']) {
+      expect((await get(port, path, { 'x-api-key': keys.growth })).status, path).toBe(200);
+      for (let i = 0; i < 2; i++) {
+        expect((await get(port, path, {})).status, `${path} anonymous`).toBe(402);
+        expect((await get(port, path, { 'x-api-key': keys.free })).status, `${path} free`).toBe(402);
+        expect((await get(port, path, { 'x-api-key': keys.growth })).status, `${path} growth`).toBe(200);
+      }
+    }
+  });
+
   it('a kept answer is not served for another Host than the adapter takes as it is (the app answers, 400 or not)', async () => {
     const path = '/v1/countries/JP';
     const plain = await get(port, path, {});
