@@ -4,11 +4,14 @@
  * 2. HTTP: the real server (with the gate, and without it) and a static
  *    baseline (plain node:http answering a precomputed JSON body of similar
  *    size), each in its own process, loaded by autocannon from this process in
- *    the same run; medians of rounds; each row printed as soon as measured.
+ *    the same run; medians of rounds; each row printed as soon as measured,
+ *    in throughput and in server CPU time per request (autocannon shares
+ *    this 2-core machine: when it is the bottleneck, throughput ratios near
+ *    100% say little; CPU per request still does).
  *    `--compare DIR` (or BENCH_COMPARE) runs another checkout's server in the
  *    same rounds, for before/after ratios; `--quick` measures only the
  *    issue-15 target rows, 1 s loads, no build/package/revalidation/memory/
- *    Redis sections (under 2 minutes).
+ *    Redis sections (under 2 minutes); `--endpoints a,b` only those rows.
  * 3. Server start to first answer, and resident memory after every location.
  * 4. Dataset build: wall time and size.
  * 5. The @refdata/dataset package in-process against date-holidays in-process
@@ -19,7 +22,7 @@
  * --only package). BENCH_ROUNDS, BENCH_SECONDS, BENCH_PORT (first of 8
  * ports) and BENCH_DATA_DIR (a dataset copy) change the defaults.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -191,8 +194,30 @@ const keysFile = join(mkdtempSync(join(tmpdir(), 'refdata-bench-keys-')), 'api-k
 const KEY = createKey(keysFile, 'growth', 'bench').key;
 const SERVER_ENV = { API_KEYS_FILE: keysFile, PLAN_LIMITS: JSON.stringify({ growth: { quota: 1e12, burst: 1e12 } }), REDIS_URL: '' };
 
-/** Load on `paths`; with `etags`, every request revalidates (If-None-Match) and must get 304. */
-async function load(url: string, paths: string[], etags?: string[], seconds = SECONDS) {
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time (user + system) a process has used, in ticks (/proc/<pid>/stat fields 14 and 15). */
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Load on `paths`; with `etags`, every request revalidates (If-None-Match) and must get 304.
+ * With `pid`, also the server's CPU time per answered request (µs): on this 2-core machine
+ * autocannon takes one core, and when it is the bottleneck throughput ratios go to 100% whatever
+ * the server does; CPU per request still shows what each answer costs the server.
+ */
+async function load(url: string, paths: string[], etags?: string[], seconds = SECONDS, pid?: number) {
+  const ticks0 = pid === undefined ? 0 : cpuTicks(pid);
   const result = await autocannon({
     url,
     connections: 32,
@@ -203,7 +228,8 @@ async function load(url: string, paths: string[], etags?: string[], seconds = SE
   });
   const wrong = etags ? result.requests.total - result['3xx'] : result.non2xx;
   if (wrong > 0 || result.errors > 0) throw new Error(`${url}: ${wrong} answers with another status, ${result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  const cpuUs = pid === undefined ? NaN : ((cpuTicks(pid) - ticks0) * 1e6) / CLK_TCK / result.requests.total;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUs };
 }
 
 async function main() {
@@ -267,6 +293,12 @@ async function main() {
   const TARGET = { precomputed: 0.7, computed: 0.55 };
   // --quick: the target rows (the 100 kB country list aside: its baseline is bound by bytes, not by work).
   if (quick) for (const name of Object.keys(endpoints)) if (!GROUPS[name] || name === 'country_list') delete endpoints[name];
+  // --endpoints a,b: only these rows (to look at one or two while working on them).
+  const chosen = arg('--endpoints')?.split(',');
+  if (chosen) {
+    for (const name of chosen) if (!endpoints[name]) throw new Error(`--endpoints: no endpoint "${name}" (${Object.keys(endpoints).join(', ')})`);
+    for (const name of Object.keys(endpoints)) if (!chosen.includes(name)) delete endpoints[name];
+  }
 
   const [port, basePort, openPort, beforePort, beforeOpenPort] = [0, 1, 2, 6, 7].map((i) => PORT0 + i);
   const t0 = performance.now();
@@ -300,31 +332,35 @@ async function main() {
   for (const p of warmPorts) await load(`http://127.0.0.1:${p}`, urls, undefined, 2);
   await load(`http://127.0.0.1:${basePort}`, Object.keys(endpoints).map((name) => `/${name}`), undefined, 1);
 
-  type Sample = { rps: number; p50: number; p99: number };
+  type Sample = { rps: number; p50: number; p99: number; cpuUs: number };
   type Row = {
     group: string; rps: number; p50_ms: number; p99_ms: number; baseline_rps: number; ratio: number; body_bytes: number;
     no_gate_rps: number; no_gate_ratio: number; gate_cost: number; before_ratio?: number; before_no_gate_ratio?: number; before_gate_cost?: number; load: string;
+    /** Server CPU µs per request (medians of rounds), and the same ratios in CPU: baseline µs / API µs, 1 - no-gate µs / API µs. */
+    cpu_us: number; baseline_cpu_us: number; no_gate_cpu_us: number; cpu_ratio: number; cpu_gate_cost: number;
+    before_cpu_us?: number; before_cpu_ratio?: number; before_cpu_gate_cost?: number;
   };
   const http: Record<string, Row> = {};
   const pct = (x: number | undefined) => (x === undefined ? '' : `${(x * 100).toFixed(0)}%`);
   say('');
   say(`HTTP: API (gate, memory counters) and API without the gate (ACCESS_CONTROL=off) as ratios to plain node:http answering the same bytes${COMPARE ? '; "before": the compared checkout, same rounds' : ''}; rows as measured:`);
   say('');
-  say(`| endpoint | group | body bytes | API req/s | p50 ms | p99 ms | baseline req/s | API / baseline | no gate / baseline | gate cost |${COMPARE ? ' before: API / baseline | before: gate cost |' : ''} load |`);
-  say(`|---|---|---:|---:|---:|---:|---:|---:|---:|---:|${COMPARE ? '---:|---:|' : ''}---:|`);
+  say(`| endpoint | group | body bytes | API req/s | p50 ms | p99 ms | baseline req/s | API / baseline | no gate / baseline | gate cost |${COMPARE ? ' before: API / baseline | before: gate cost |' : ''} CPU µs/req: baseline, API, no gate | CPU: baseline / API | CPU: gate cost |${COMPARE ? ' before: CPU µs/req | before: CPU baseline / API | before: CPU gate cost |' : ''} load |`);
+  say(`|---|---|---:|---:|---:|---:|---:|---:|---:|---:|${COMPARE ? '---:|---:|' : ''}---:|---:|---:|${COMPARE ? '---:|---:|---:|' : ''}---:|`);
   // Each endpoint's rounds run back to back, alternating the servers, so that its row can be printed at once.
   for (const [name, paths] of Object.entries(endpoints)) {
     const s: Record<'base' | 'api' | 'open' | 'before' | 'beforeOpen', Sample[]> = { base: [], api: [], open: [], before: [], beforeOpen: [] };
     for (let r = 0; r < ROUNDS; r++) {
-      s.base.push(await load(`http://127.0.0.1:${basePort}`, [`/${name}`]));
-      s.api.push(await load(`http://127.0.0.1:${port}`, paths));
-      s.open.push(await load(`http://127.0.0.1:${openPort}`, paths));
+      s.base.push(await load(`http://127.0.0.1:${basePort}`, [`/${name}`], undefined, SECONDS, baseline.pid));
+      s.api.push(await load(`http://127.0.0.1:${port}`, paths, undefined, SECONDS, server.pid));
+      s.open.push(await load(`http://127.0.0.1:${openPort}`, paths, undefined, SECONDS, open.pid));
       if (COMPARE) {
-        s.before.push(await load(`http://127.0.0.1:${beforePort}`, paths));
-        s.beforeOpen.push(await load(`http://127.0.0.1:${beforeOpenPort}`, paths));
+        s.before.push(await load(`http://127.0.0.1:${beforePort}`, paths, undefined, SECONDS, before!.pid));
+        s.beforeOpen.push(await load(`http://127.0.0.1:${beforeOpenPort}`, paths, undefined, SECONDS, beforeOpen!.pid));
       }
     }
     const rps = (xs: Sample[]) => median(xs.map((x) => x.rps));
+    const cpu = (xs: Sample[]) => median(xs.map((x) => x.cpuUs));
     const baseRps = rps(s.base);
     const row: Row = {
       group: GROUPS[name] ?? '',
@@ -338,10 +374,23 @@ async function main() {
       no_gate_ratio: rps(s.open) / baseRps,
       gate_cost: 1 - rps(s.api) / rps(s.open),
       load: load1(),
+      cpu_us: cpu(s.api),
+      baseline_cpu_us: cpu(s.base),
+      no_gate_cpu_us: cpu(s.open),
+      cpu_ratio: cpu(s.base) / cpu(s.api),
+      cpu_gate_cost: 1 - cpu(s.open) / cpu(s.api),
     };
-    if (COMPARE) Object.assign(row, { before_ratio: rps(s.before) / baseRps, before_no_gate_ratio: rps(s.beforeOpen) / baseRps, before_gate_cost: 1 - rps(s.before) / rps(s.beforeOpen) });
+    if (COMPARE) {
+      Object.assign(row, { before_ratio: rps(s.before) / baseRps, before_no_gate_ratio: rps(s.beforeOpen) / baseRps, before_gate_cost: 1 - rps(s.before) / rps(s.beforeOpen) });
+      Object.assign(row, { before_cpu_us: cpu(s.before), before_cpu_ratio: cpu(s.base) / cpu(s.before), before_cpu_gate_cost: 1 - cpu(s.beforeOpen) / cpu(s.before) });
+    }
     http[name] = row;
-    say(`| ${name} | ${row.group} | ${row.body_bytes} | ${Math.round(row.rps)} | ${row.p50_ms} | ${row.p99_ms} | ${Math.round(baseRps)} | ${pct(row.ratio)} | ${pct(row.no_gate_ratio)} | ${pct(row.gate_cost)} |${COMPARE ? ` ${pct(row.before_ratio)} | ${pct(row.before_gate_cost)} |` : ''} ${row.load} |`);
+    const us = (x: number | undefined) => (x === undefined ? '' : x.toFixed(1));
+    say(
+      `| ${name} | ${row.group} | ${row.body_bytes} | ${Math.round(row.rps)} | ${row.p50_ms} | ${row.p99_ms} | ${Math.round(baseRps)} | ${pct(row.ratio)} | ${pct(row.no_gate_ratio)} | ${pct(row.gate_cost)} |${COMPARE ? ` ${pct(row.before_ratio)} | ${pct(row.before_gate_cost)} |` : ''}` +
+        ` ${us(row.baseline_cpu_us)}, ${us(row.cpu_us)}, ${us(row.no_gate_cpu_us)} | ${pct(row.cpu_ratio)} | ${pct(row.cpu_gate_cost)} |` +
+        `${COMPARE ? ` ${us(row.before_cpu_us)} | ${pct(row.before_cpu_ratio)} | ${pct(row.before_cpu_gate_cost)} |` : ''} ${row.load} |`,
+    );
   }
   out.http = http;
   // Per group: the lowest and the median ratio, against the issue-15 targets.
@@ -353,6 +402,8 @@ async function main() {
       `${group}: API / baseline lowest ${pct(Math.min(...rows.map((h) => h.ratio)))}, median ${pct(median(rows.map((h) => h.ratio)))} (target >= ${pct(TARGET[group])}); ` +
         `gate cost median ${pct(median(rows.map((h) => h.gate_cost)))}, highest ${pct(Math.max(...rows.map((h) => h.gate_cost)))} (target <= 15%)` +
         (COMPARE ? `; before: lowest ${pct(Math.min(...rows.map((h) => h.before_ratio!)))}, median ${pct(median(rows.map((h) => h.before_ratio!)))}, gate cost median ${pct(median(rows.map((h) => h.before_gate_cost!)))}` : '') +
+        `. In CPU per request: baseline / API lowest ${pct(Math.min(...rows.map((h) => h.cpu_ratio)))}, median ${pct(median(rows.map((h) => h.cpu_ratio)))}; gate cost median ${pct(median(rows.map((h) => h.cpu_gate_cost)))}, highest ${pct(Math.max(...rows.map((h) => h.cpu_gate_cost)))}` +
+        (COMPARE ? `; before: baseline / API lowest ${pct(Math.min(...rows.map((h) => h.before_cpu_ratio!)))}, median ${pct(median(rows.map((h) => h.before_cpu_ratio!)))}, gate cost median ${pct(median(rows.map((h) => h.before_cpu_gate_cost!)))}` : '') +
         '.',
     );
   }

@@ -225,11 +225,12 @@ export function representation(c: Context, body: string | Uint8Array<ArrayBuffer
  * Whether If-None-Match names any encoding of the body: a cache that stored
  * the gzip form may revalidate it for a client that now asks for brotli.
  */
-function matchesAnyForm(header: string, version: string, body: string | Uint8Array, etag: string): boolean {
-  if (matchesIfNoneMatch(header, etag)) return true;
-  if (typeof body === 'string' || body.byteLength < COMPRESS_MIN_BYTES) return false;
-  const forms = precompress(body);
-  return matchesIfNoneMatch(header, entityTag(version, forms.br)) || matchesIfNoneMatch(header, entityTag(version, forms.gzip));
+function matchesAnyForm(header: string, kept: Kept): boolean {
+  if (matchesIfNoneMatch(header, kept.etag)) return true;
+  // Only compressible bodies have other forms: not the bytes the fast path keeps of a computed (string) answer.
+  if (!kept.compressible) return false;
+  const forms = precompress(kept.body as Uint8Array);
+  return matchesIfNoneMatch(header, entityTag(kept.version, forms.br)) || matchesIfNoneMatch(header, entityTag(kept.version, forms.gzip));
 }
 
 /**
@@ -255,6 +256,8 @@ export interface Kept {
   compressible: boolean;
   /** Each coding's bytes and strong tag, made on first use. */
   coded?: Partial<Record<Coding, { bytes: Uint8Array<ArrayBuffer>; etag: string; length: string }>>;
+  /** `headers` as a flat list [name, value, …] for respondPairs(), made on first use. */
+  pairs?: string[];
 }
 
 /** The Kept of precomputed byte arrays answered without extra headers, kept with the bytes. */
@@ -307,11 +310,49 @@ export function respond(kept: Kept, base: Record<string, string>, acceptEncoding
       length = form.length;
     }
   }
-  if (ifNoneMatch !== undefined && matchesAnyForm(ifNoneMatch, kept.version, kept.body, kept.etag)) {
+  if (ifNoneMatch !== undefined && matchesAnyForm(ifNoneMatch, kept)) {
     const { 'content-type': _type, 'content-encoding': _coding, ...rest } = headers;
     return { status: 304, headers: rest, body: null, length: null };
   }
   return { status: 200, headers, body, length };
+}
+
+/**
+ * respond() for the fast path, on a flat header list: appends the answer's headers (and its
+ * Content-Length) to `headers`, the gate's for this request, in the order respond() and
+ * server/main.ts's writeAnswer() give them. Only for a kept answer none of whose headers the gate
+ * also sets (they would appear twice: respond()'s record replaces them in place instead).
+ * Returns the status and the body; `headers` is then the list to write.
+ */
+export function respondPairs(kept: Kept, headers: string[], acceptEncoding: string | undefined, ifNoneMatch: string | undefined, cacheControl?: string): { status: 200 | 304; body: string | Uint8Array<ArrayBuffer> | null } {
+  // keep() makes etag and cache-control the first two of a kept answer's headers, the route's own and vary after.
+  const own = (kept.pairs ??= Object.entries(kept.headers).flat());
+  let etag = kept.etag;
+  let body: string | Uint8Array<ArrayBuffer> = kept.body;
+  let length = kept.length;
+  const coding = kept.compressible ? preferredCoding(acceptEncoding) : undefined;
+  if (coding) {
+    const form = codedForm(kept, coding);
+    etag = form.etag;
+    body = form.bytes;
+    length = form.length;
+  }
+  const notModified = ifNoneMatch !== undefined && matchesAnyForm(ifNoneMatch, kept);
+  // A 304 carries neither Content-Type nor Content-Encoding (respond() drops them).
+  if (notModified) {
+    for (let i = 0; i < headers.length; i += 2) {
+      if (headers[i] === 'content-type') {
+        headers.splice(i, 2);
+        break;
+      }
+    }
+  }
+  headers.push('etag', etag, 'cache-control', cacheControl ?? own[3]);
+  for (let i = 4; i < own.length; i += 2) if (!notModified || own[i] !== 'content-type') headers.push(own[i], own[i + 1]);
+  if (notModified) return { status: 304, body: null };
+  if (coding) headers.push('content-encoding', coding);
+  headers.push('content-length', length);
+  return { status: 200, body };
 }
 
 function codedForm(kept: Kept, coding: Coding): { bytes: Uint8Array<ArrayBuffer>; etag: string; length: string } {

@@ -8,8 +8,9 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/app.js';
-import { countingClock, KEEPER, type AnswerKeeper, type Kept } from '../server/answer-headers.js';
-import { DEFAULT_LIMITS } from '../server/access/plans.js';
+import { countingClock, entityTag, keep, KEEPER, respond, respondPairs, type AnswerKeeper, type Kept } from '../server/answer-headers.js';
+import { Limiter } from '../server/access/limiter.js';
+import { DEFAULT_LIMITS, type Plan, type PlanLimits } from '../server/access/plans.js';
 import { startServer } from '../server/main.js';
 import { DATA_DIR, sharedKeys, sharedStore, sharedTimezones, UNLIMITED } from './helpers.js';
 
@@ -17,8 +18,16 @@ interface Raw {
   status: number;
   /** Header lines, lower-cased names, sorted; without the ones that change from one request to the next. */
   headers: string[];
+  /** The header names in the order sent, without those Node adds itself and Content-Length (see ORDERED). */
+  order: string[];
   body: string;
 }
+
+/**
+ * Names left out of the order compared: Node's own, and Content-Length, which the fast path has always
+ * written with the answer's headers while Node adds it after its own to a string answer of the app.
+ */
+const UNORDERED = new Set(['date', 'connection', 'keep-alive', 'content-length']);
 
 /** Headers whose value legitimately differs between two requests a second apart. */
 const VARYING = new Set(['date', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after']);
@@ -30,13 +39,15 @@ function get(port: number, path: string, headers: Record<string, string>, method
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const lines: string[] = [];
+        const order: string[] = [];
         for (let i = 0; i < res.rawHeaders.length; i += 2) {
           const name = res.rawHeaders[i].toLowerCase();
           if (!VARYING.has(name)) lines.push(`${name}: ${res.rawHeaders[i + 1]}`);
+          if (!UNORDERED.has(name)) order.push(name);
         }
         // A 429's message names the seconds left, which may tick between two requests.
         const body = Buffer.concat(chunks).toString('latin1').replace(/resets in \d+ s \(at [^)]*\)/, 'resets in N s');
-        resolve({ status: res.statusCode!, headers: lines.sort(), body });
+        resolve({ status: res.statusCode!, headers: lines.sort(), order, body });
       });
     });
     req.on('error', reject);
@@ -91,6 +102,7 @@ describe('kept answers are the app answers, header for header', () => {
   it.each(paths)('%s: the same answer the first time (the app) and after (kept), for every caller', async (path) => {
     for (const [who, headers] of Object.entries(callers)) {
       const first = await get(port, path, headers);
+      // toEqual compares the order of the headers too: the fast path writes them as a list, in the app's order.
       for (let i = 0; i < 2; i++) expect(await get(port, path, headers), `${path} ${who} #${i + 2}`).toEqual(first);
       if (first.status !== 200) continue;
       const etag = first.headers.find((h) => h.startsWith('etag: '))!.slice(6);
@@ -207,3 +219,79 @@ describe('answer() offers the fast path only answers it may send again', () => {
     expect((await offer('/v1/countries/JP')).offered).toMatchObject({ until: Infinity });
   });
 });
+
+describe('respondPairs() is respond() as a flat list', () => {
+  const version = 'v1test';
+  const gate = (reference: boolean) => [
+    'content-type', 'application/json; charset=utf-8', 'x-dataset-version', version,
+    'ratelimit-limit', '100', 'ratelimit-remaining', '99', 'ratelimit-reset', '7',
+    ...(reference ? ['access-control-allow-origin', '*', 'access-control-expose-headers', 'ETag'] : []),
+  ];
+  const large = JSON.stringify({ items: Array.from({ length: 600 }, (_, i) => ({ i, name: `Zone ${i} — Ōsaka` })) });
+  // As server/main.ts keeps a computed (string) answer: its UTF-8 bytes, not compressible.
+  const asBytes = (k: Kept): Kept => (typeof k.body === 'string' ? { ...k, body: Buffer.from(k.body, 'utf8') } : k);
+  const kepts: Record<string, Kept> = {
+    'small computed': asBytes(keep(version, '/v1/business-days/US', '{"date":"2026-01-19","business_day":false}')),
+    'large computed (stays uncompressed)': asBytes(keep(version, '/v1/timezones', large, { 'cache-control': 'public, max-age=60, must-revalidate' })),
+    'large precomputed (compressible)': keep(version, '/v1/countries', new TextEncoder().encode(large) as Uint8Array<ArrayBuffer>),
+  };
+
+  it('the same headers in the same order, status and body, for every coding and revalidation', () => {
+    for (const [name, kept] of Object.entries(kepts)) {
+      for (const reference of [false, true]) {
+        for (const acceptEncoding of [undefined, 'br', 'gzip', 'identity']) {
+          const coded = respond(kept, {}, acceptEncoding, undefined).headers.etag;
+          for (const ifNoneMatch of [undefined, kept.etag, coded, `"other", W/${coded}`, '"other"']) {
+            for (const cacheControl of [undefined, 'public, max-age=12, must-revalidate']) {
+              const pairs = gate(reference);
+              const flat = respondPairs(kept, pairs, acceptEncoding, ifNoneMatch, cacheControl);
+              const sent = respond(kept, Object.fromEntries(chunk(gate(reference))), acceptEncoding, ifNoneMatch, cacheControl);
+              const expected = sent.length === null ? sent.headers : { ...sent.headers, 'content-length': sent.length };
+              const what = `${name}, reference ${reference}, ${acceptEncoding}, ${ifNoneMatch}, ${cacheControl}`;
+              expect(chunk(pairs), what).toEqual(Object.entries(expected));
+              expect(flat.status, what).toBe(sent.status);
+              expect(flat.body === null ? null : Buffer.from(flat.body), what).toEqual(sent.body === null ? null : Buffer.from(sent.body));
+            }
+          }
+        }
+      }
+    }
+  });
+
+  it('a computed answer kept as bytes keeps its ETag and is never compressed', () => {
+    const text = large;
+    expect(entityTag(version, Buffer.from(text, 'utf8'))).toBe(entityTag(version, text));
+    const kept = kepts['large computed (stays uncompressed)'];
+    expect(kept.compressible).toBe(false);
+    const pairs = gate(true);
+    const sent = respondPairs(kept, pairs, 'br, gzip', undefined);
+    expect(pairs).not.toContain('content-encoding');
+    expect(Buffer.from(sent.body as Uint8Array).toString('utf8')).toBe(text);
+  });
+});
+
+describe('the gate counts exactly, day and month quotas alike, across period ends', () => {
+  const limits = (quota: number, period: 'day' | 'month'): PlanLimits => ({ quota, period, burst: 1_000, burstSeconds: 1 });
+  const plans = { ...DEFAULT_LIMITS, anonymous: limits(3, 'day'), growth: limits(4, 'month') } as Record<Plan, PlanLimits>;
+
+  it('each period counts from zero, and a day caller and a month caller with one identity count apart', async () => {
+    const limiter = new Limiter(plans);
+    const day1 = Date.UTC(2026, 10, 30, 23, 0);
+    const day2 = Date.UTC(2026, 11, 1, 1, 0); // also a new month
+    const day3 = Date.UTC(2026, 11, 2, 1, 0);
+    const seen = (plan: Plan, now: number, n: number) => Array.from({ length: n }, (_, i) => limiter.checkNow(plan, 'ip:1', now + i * 2000)!).map((v) => (v.allowed ? v.remaining : 'refused'));
+    expect(seen('anonymous', day1, 4)).toEqual([2, 1, 0, 'refused']);
+    expect(seen('growth', day1, 3)).toEqual([3, 2, 1]);
+    expect(seen('anonymous', day2, 2)).toEqual([2, 1]);
+    expect(seen('growth', day2, 5)).toEqual([3, 2, 1, 0, 'refused']);
+    expect(seen('anonymous', day3, 1)).toEqual([2]);
+    expect(seen('growth', day3, 1)).toEqual(['refused']);
+    await limiter.close();
+  });
+});
+
+function chunk(pairs: string[]): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i < pairs.length; i += 2) out.push([pairs[i], pairs[i + 1]]);
+  return out;
+}
