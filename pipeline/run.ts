@@ -22,6 +22,7 @@ import { applyOfficial } from './stages/apply-official.js';
 import { workweekSpans } from '../lib/workweek.js';
 import { createAjv, validateFiles } from './stages/validate.js';
 import { checkSources } from './stages/check-sources.js';
+import { inputsDigest, writeInputsStamp } from './inputs.js';
 import { checkBoundaries, ingestTimezones, readBoundaryZones, readZoneTab, tzdataVersion } from './stages/ingest-timezones.js';
 import { BOUNDARIES } from '../lib/geo-boundaries.js';
 import { countryAttribution, ingestCountries, largestCountries, listIsoCountries } from './stages/ingest-countries.js';
@@ -201,6 +202,7 @@ export async function build({
   cleanStaleBuilds(outDir);
   // Every source must match its lock before any stage reads it: a file cut at a line boundary parses cleanly.
   const pinned = checkSources(sourcesDir);
+  const digest = inputsDigest(sourcesDir); // read before the build, so an edit during it makes the stamp stale
   const years = yearsAround(FIRST_YEAR, LAST_YEAR);
   step(`refdata build: ${FIRST_YEAR}-${LAST_YEAR}, date-holidays ${versionOf('date-holidays')}, cldr-core ${cldrVersion()}, ${pinned.files} source files match the lock`);
   // Curated tables first: a bad row fails the build before the long ingest.
@@ -330,7 +332,9 @@ export async function build({
   serialized.set('manifest.json', stableJson(manifest));
 
   step(`[publish] ${serialized.size} files`);
+  rmSync(join(outDir, '.inputs'), { force: true }); // no moment where a stamp names another dataset's inputs
   publish(outDir, serialized);
+  writeInputsStamp(outDir, digest);
   const bytes = [...serialized.values()].reduce((n, t) => n + Buffer.byteLength(t), 0);
   step(`built dataset ${manifest.version}: ${serialized.size} files, ${(bytes / 1e6).toFixed(1)} MB in ${((Date.now() - started) / 1000).toFixed(1)}s`);
   return { version: manifest.version, files: serialized.size, bytes };
