@@ -182,7 +182,8 @@ function snapshot(dir: string, manifest: Manifest, paths: string[]): Snapshot {
 }
 
 function cli(...args: string[]) {
-  const r = spawnSync('npx', ['tsx', 'scripts/diff-data.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
+  // `npm run diff-data --` is tsx on the script; node --import tsx is the same without npm's own start-up.
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/diff-data.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n') };
 }
 

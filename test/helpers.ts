@@ -12,6 +12,14 @@ import { TimezoneStore } from '../server/timezone-store.js';
 /** The dataset the tests read: dist-data/, or another build (REFDATA_DATA_DIR, with REFDATA_SKIP_BUILD=1). */
 export const DATA_DIR = process.env.REFDATA_DATA_DIR ?? join(import.meta.dirname, '..', 'dist-data');
 
+/**
+ * `npm run test:full` (REFDATA_FULL=1, which CI runs after `npm test`): the exhaustive form of the
+ * few checks that scale with the dataset's 143,000 files (every static path through the API, the
+ * bulk tables rebuilt from every JSON file, 10,000 package questions). `npm test` runs the same
+ * checks on an even spread that covers every location and family; see vitest.config.ts.
+ */
+export const FULL = process.env.REFDATA_FULL === '1';
+
 let store: DatasetStore | undefined;
 export function sharedStore(): DatasetStore {
   store ??= new DatasetStore(DATA_DIR);

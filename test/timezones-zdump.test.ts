@@ -22,7 +22,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findZic } from '../pipeline/stages/ingest-timezones.js';
 import { zoneDocumentPath } from '../lib/zone-file.js';
 import type { TimezonesIndex, TimezoneZone } from '../lib/schema-types.js';
-import { appAt, DATA_DIR, getJson } from './helpers.js';
+import { appAt, DATA_DIR, FULL, getJson } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const V1 = join(DATA_DIR, 'v1');
@@ -122,7 +122,10 @@ describe('at= agrees with zdump at instants from 1970 to 2099', () => {
   const app = appAt(new Date('2026-11-21T12:00:00Z'));
   const start = Date.UTC(1970, 0, 1);
   const end = Date.UTC(2100, 0, 1);
-  /** Both sides of every change, two instants in every year, and the window's edges. */
+  /**
+   * Both sides of every change, two instants in a year, and the window's edges: every year in `npm run test:full`
+   * (195,311 instants), every fifth year and this one in `npm test` (~105,000).
+   */
   function instants(changes: Change[]): number[] {
     const out = new Set<number>([start, end - 1000]);
     for (const c of changes) {
@@ -130,6 +133,7 @@ describe('at= agrees with zdump at instants from 1970 to 2099', () => {
       out.add(c.at);
     }
     for (let y = 1970; y <= 2099; y++) {
+      if (!FULL && y % 5 !== 0 && y !== 2026) continue;
       out.add(Date.UTC(y, 0, 1));
       out.add(Date.UTC(y, 6, 1, 12, 34, 56));
     }

@@ -14,15 +14,14 @@
  *   https://www.crowell.com/en/insights/client-alerts/saudi-arabia-changes-weekend-to-friday-saturday-from-29-june-2013
  * - IR Friday only: CLDR weekData (IR fri..fri), same file.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BusinessDaysLocation, Country, Workweek } from '../lib/schema-types.js';
-import { packDataset } from '../scripts/pack-dataset.js';
 import { appAt, DATA_DIR, getJson } from './helpers.js';
+import { packedDataset } from './packed.js';
 
 const SUN_THU: Workweek = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday'];
 const SAT_WED: Workweek = ['saturday', 'sunday', 'monday', 'tuesday', 'wednesday'];
@@ -102,14 +101,12 @@ describe('in the files', () => {
 });
 
 describe('in the @refdata/dataset package', () => {
-  const out = mkdtempSync(join(tmpdir(), 'refdata-workweek-'));
   let ds: any;
 
   beforeAll(async () => {
-    packDataset({ data: DATA_DIR, out });
+    const { out } = await packedDataset(); // packed once per run, shared with test/dataset-package.test.ts
     ds = await import(pathToFileURL(join(out, 'dataset-package', 'index.js')).href);
   }, 300_000);
-  afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it('answers and documents read from the first working day', () => {
     for (const [location, date, open, workweek] of CHECKS) {
