@@ -190,7 +190,11 @@ function rssMb(pid: number): number {
 }
 
 // A growth key with limits no benchmark reaches: requests are checked and counted, never refused.
-const keysFile = join(mkdtempSync(join(tmpdir(), 'refdata-bench-keys-')), 'api-keys.json');
+const keysDir = mkdtempSync(join(tmpdir(), 'refdata-bench-keys-'));
+const keysFile = join(keysDir, 'api-keys.json');
+// Removed however the run ends (each run left a folder in /tmp).
+process.on('exit', () => rmSync(keysDir, { recursive: true, force: true }));
+process.once('SIGINT', () => process.exit(130));
 const KEY = createKey(keysFile, 'growth', 'bench').key;
 const SERVER_ENV = { API_KEYS_FILE: keysFile, PLAN_LIMITS: JSON.stringify({ growth: { quota: 1e12, burst: 1e12 } }), REDIS_URL: '' };
 
