@@ -1,10 +1,11 @@
 // Baseline for `npm run bench`: the cheapest possible JSON server. For each
-// endpoint name it answers a precomputed body (read once from disk) of that
-// endpoint's median answer size, as a static file server would, minus disk I/O.
+// request target the benchmark loads it answers the bytes the API answers that
+// target (read once from disk), as a static file server holding them as files
+// would, minus disk I/O.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-const bodies = new Map(Object.entries(JSON.parse(readFileSync(process.env.BODIES, 'utf8'))).map(([k, v]) => [`/${k}`, Buffer.from(v)]));
+const bodies = new Map(Object.entries(JSON.parse(readFileSync(process.env.BODIES, 'utf8'))).map(([k, v]) => [k, Buffer.from(v)]));
 createServer((req, res) => {
   const body = bodies.get(req.url);
   if (!body) {
