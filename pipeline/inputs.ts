@@ -7,20 +7,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { listSources } from './stages/check-sources.js';
 import { findZic } from './stages/ingest-timezones.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const STAMP = '.inputs';
-
-function walk(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = join(dir, e.name);
-    return e.isDirectory() ? walk(p) : e.isFile() ? [p] : [];
-  });
-}
 
 function zicVersion(): string {
   try {
@@ -34,10 +27,11 @@ function zicVersion(): string {
 export function inputsDigest(sourcesDir = join(ROOT, 'sources')): string {
   const hash = createHash('sha256');
   const add = (label: string, bytes: string | Buffer) => hash.update(`${label}\0${bytes.length}\0`).update(bytes);
+  // listSources: the sorted file list the source lock is checked with (the lock itself aside: it describes the files).
   for (const dir of ['pipeline', 'lib', 'schemas']) {
-    for (const p of walk(join(ROOT, dir)).sort()) if (!/\.test\.ts$/.test(p)) add(relative(ROOT, p), readFileSync(p));
+    for (const p of listSources(join(ROOT, dir))) if (!p.endsWith('.test.ts')) add(`${dir}/${p}`, readFileSync(join(ROOT, dir, p)));
   }
-  for (const p of walk(sourcesDir).sort()) add(`sources/${relative(sourcesDir, p)}`, readFileSync(p));
+  for (const p of listSources(sourcesDir)) add(`sources/${p}`, readFileSync(join(sourcesDir, p)));
   add('package-lock.json', readFileSync(join(ROOT, 'package-lock.json'))); // every installed package's version (npm ci keeps package.json in step)
   add('node', process.version);
   add('zic', zicVersion());

@@ -5,7 +5,7 @@
  * answer carries (RateLimit-*, CORS on the reference areas). It runs outside
  * Hono's middleware chain, which would cost a quarter of the throughput.
  *
- * gate.decide() is the same gate for callers holding Node's request (the fast
+ * gate.decidePairs() is the same gate for callers holding Node's request (the fast
  * path of server/main.ts): it decides in the same tick when it can (a known
  * key or none, counters in memory) and returns a promise only when it must
  * wait (a key first seen, counters in Redis).
@@ -37,9 +37,8 @@ export interface GateAnswer {
   headers: Record<string, string>;
   body: string | null;
 }
-export type Decision = { answer: GateAnswer } | { headers: Record<string, string> };
 /**
- * decidePairs()'s form of a Decision for the fast path: the admitted request's headers as a flat
+ * What decidePairs() decides: a refusal (or an OPTIONS answer), or the admitted request's headers as a flat
  * list [name, value, …], in the record's order, new for each request (the caller appends the
  * answer's). Node's writeHead takes such a list as it is: no record to build, copy or walk.
  */
@@ -74,7 +73,6 @@ function header(req: Request | undefined, incoming: NodeIncoming | undefined, na
 }
 
 const toResult = (d: PairsDecision): GateResult => ('answer' in d ? { response: new Response(d.answer.body, { status: d.answer.status, headers: d.answer.headers }) } : { headers: recordOf(d.pairs) });
-const toDecision = (d: PairsDecision): Decision => ('answer' in d ? d : { headers: recordOf(d.pairs) });
 
 /**
  * Said when a request carries an Authorization header: callers used to bearer
@@ -166,14 +164,8 @@ export function createGate({ keys, limiter, trustProxy, baseHeaders }: GateOptio
     );
   }
 
-  /** decidePairs() with the admitted request's headers as a record. */
-  function decide(method: string, pathname: string, incoming: NodeIncoming | undefined, req?: Request, area?: Area): Decision | Promise<Decision> {
-    const d = decidePairs(method, pathname, incoming, req, area);
-    return d instanceof Promise ? d.then(toDecision) : toDecision(d);
-  }
-
   async function gate(req: Request, pathname: string, incoming: NodeIncoming | undefined): Promise<GateResult> {
     return toResult(await decidePairs(req.method, pathname, incoming, req));
   }
-  return Object.assign(gate, { decide, decidePairs });
+  return Object.assign(gate, { decidePairs });
 }
