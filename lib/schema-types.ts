@@ -308,6 +308,12 @@ export interface Holiday {
    * Local end time (24:00 = midnight at the end of the day), present only for partial-day holidays.
    */
   end_time?: string;
+  /**
+   * The ids of the acts or pages this row rests on (each listed in the year's sources); empty for a row projected by date-holidays' rules that nothing of ours touches.
+   *
+   * Items: A citation's id: the country folder of sources/holidays/ it is kept in, a slash, and its id in that folder's citations.csv (US/5-usc-6103).
+   */
+  citations: string[];
 }
 /**
  * A date that is a working day although it falls outside the location's workweek (China's make-up working days, Russia's working Saturdays, Taiwan's make-up days). Always from a published schedule.
@@ -339,6 +345,12 @@ export interface WorkingDay {
    * @minItems 1
    */
   applies_to: ("business" | "banking" | "government")[];
+  /**
+   * The ids of the acts this working day comes from (each listed in the year's sources).
+   *
+   * Items: A citation's id: the country folder of sources/holidays/ it is kept in, a slash, and its id in that folder's citations.csv (US/5-usc-6103).
+   */
+  citations: string[];
 }
 
 // business-day-count.schema.json
@@ -586,16 +598,28 @@ export interface BusinessDaysYear {
  * An official act, notice or data set that a fact comes from.
  */
 export interface Citation {
+  /**
+   * A citation's id: the country folder of sources/holidays/ it is kept in, a slash, and its id in that folder's citations.csv (US/5-usc-6103).
+   */
+  id: string;
   title: string;
   /**
    * The act's number (decree, notice, proclamation), or null when it has none.
    */
   number: string | null;
   /**
+   * Who issued or publishes it (a ministry, a parliament, a regulator), or null when the title says it.
+   */
+  issuer: string | null;
+  /**
    * When the act was signed or published, or null for a continuously updated list.
    */
   date: string | null;
   url: string;
+  /**
+   * An archived copy of the page (a web archive's snapshot), or null when none is recorded.
+   */
+  archive_url: string | null;
 }
 /**
  * One holiday on one local calendar date. Multi-day holidays appear once per day.
