@@ -14,8 +14,9 @@ import { progress, step } from './progress.js';
 import { stableJson } from '../lib/stable-json.js';
 import { clipToWindow, listTargets, yearsAround, type IngestedLocation, type Target } from './stages/ingest-holidays.js';
 import { cldrVersion, loadOverrides, workweeksFor } from './stages/ingest-workweeks.js';
-import { applyDayTypeRules, loadDayTypeRules } from './stages/apply-day-type-rules.js';
-import { applyCorrections, checkAllUsed, loadCorrectionsDir, type Correction } from './stages/apply-corrections.js';
+import { applyRules, checkRulesUsed, describeDayTypes } from './stages/apply-rules.js';
+import { applyCorrections, checkAllUsed } from './stages/apply-corrections.js';
+import { loadCuration, type CorrectionRow, type RuleRow } from './stages/holidays/curation.js';
 import { emitBusinessDays, type LocationData } from './stages/emit-business-days.js';
 import { loadOfficial } from './stages/official/index.js';
 import { applyOfficial } from './stages/apply-official.js';
@@ -206,26 +207,34 @@ export async function build({
   const years = yearsAround(FIRST_YEAR, LAST_YEAR);
   step(`refdata build: ${FIRST_YEAR}-${LAST_YEAR}, date-holidays ${versionOf('date-holidays')}, cldr-core ${cldrVersion()}, ${pinned.files} source files match the lock`);
   // Curated tables first: a bad row fails the build before the long ingest.
-  const corrections = loadCorrectionsDir(join(sourcesDir, 'holiday-corrections'));
-  const overrides = loadOverrides(join(sourcesDir, 'workweeks', 'overrides.csv'));
-  const rules = loadDayTypeRules(join(sourcesDir, 'day-type-rules', 'rules.csv'));
-  const official = await loadOfficial(sourcesDir, FIRST_YEAR);
-  step(`official calendars: ${official.years.length} complete location-years, ${official.rows.length} rows`);
+  const holidaysDir = join(sourcesDir, 'holidays');
+  const curation = loadCuration(holidaysDir);
+  const overrides = loadOverrides(curation);
+  const official = await loadOfficial(holidaysDir, curation, FIRST_YEAR);
+  step(`sources/holidays: ${curation.citations.size} citations, ${curation.rules.length} rules, ${curation.corrections.length} corrections; official calendars: ${official.years.length} complete location-years, ${official.rows.length} rows`);
   const targets = listTargets();
-  checkOfficialLocations(official.rows.map((r) => ({ code: r.location, where: r.where })), targets);
+  checkOfficialLocations(
+    [...official.rows, ...official.years, ...curation.rules, ...curation.corrections].map((r) => ({ code: r.location, where: r.where })),
+    targets,
+  );
   const ingested = await ingestAll(targets, years);
 
-  step('[corrections + official calendars + workweeks + day-type rules]');
-  const usedCorrections = new Set<Correction>();
+  step('[corrections + rules + official calendars + workweeks]');
+  const usedCorrections = new Set<CorrectionRow>();
+  const usedRules = new Set<RuleRow>();
   const holidaySource = `date-holidays ${versionOf('date-holidays')}`;
-  for (const loc of ingested) applyCorrections(loc, corrections, usedCorrections);
-  checkAllUsed(corrections, usedCorrections);
+  for (const loc of ingested) {
+    applyCorrections(loc, curation.corrections, usedCorrections);
+    applyRules(loc, curation.rules, years, usedRules);
+  }
+  checkAllUsed(curation.corrections, usedCorrections);
+  checkRulesUsed(curation.rules, usedRules);
   const countryRows = new Map(ingested.filter((l) => l.target.kind === 'country').map((l) => [l.target.location, [...l.holidays]]));
   const windowYears = years.filter((y) => y >= FIRST_YEAR && y <= LAST_YEAR);
   const locations: LocationData[] = ingested.map((loc) => {
     const workweeks = workweeksFor(loc.target.location, overrides);
-    const basis = applyOfficial(loc, official, workweekSpans(workweeks), windowYears, countryRows.get(loc.target.country.toUpperCase()) ?? []);
-    const dayTypes = applyDayTypeRules(loc, rules, years, holidaySource);
+    const basis = applyOfficial(loc, official, workweekSpans(workweeks), windowYears, countryRows.get(loc.target.country.toUpperCase()) ?? [], curation.citations);
+    const dayTypes = describeDayTypes(loc, curation.rules, holidaySource);
     loc.holidays = clipToWindow(loc.holidays, FIRST_YEAR, LAST_YEAR);
     return { loc, workweeks, dayTypes, basis };
   });

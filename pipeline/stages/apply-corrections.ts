@@ -1,136 +1,73 @@
 /**
- * Stage: apply sources/holiday-corrections/*.csv, the cited fixes to
- * date-holidays (missing substitute days, wrong substitutes, announced
- * one-off closures, commemorations that are not days off, better English
- * names). Fails when a row matches nothing.
+ * Stage: apply the corrections of sources/holidays/<CC>/corrections.csv, cited edits of the upstream
+ * projection's rows named `holiday` from `since` to `until` (a holiday introduced later than its rule says,
+ * one abolished, a commemoration that closes nothing, a better English name, a standing observance rule
+ * upstream lacks). A correction that matches nothing anywhere fails the build, so none silently stops
+ * applying when upstream changes.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { appliesTo } from '../../lib/location-code.js';
 import { formatDate, parseDate, weekdayName } from '../../lib/plain-date.js';
 import type { Holiday } from '../../lib/schema-types.js';
+import type { CorrectionRow } from './holidays/curation.js';
+import { addCitations, makeHoliday } from './holidays/record.js';
 import { compareHolidays, type IngestedLocation } from './ingest-holidays.js';
-import { readCsv } from './read-csv.js';
 
-export interface Correction {
-  location: string;
-  action: 'add' | 'remove' | 'rename' | 'observe-sunday-on-monday' | 'add-day-before' | 'not-a-day-off' | 'since';
-  date: string;
-  type: Holiday['type'];
-  name: string;
-  new_name: string;
-  source: string;
-  note: string;
-}
-
-const ACTIONS = new Set(['add', 'remove', 'rename', 'observe-sunday-on-monday', 'add-day-before', 'not-a-day-off', 'since']);
-const HEADER = 'location,action,date,type,name,new_name,source,note';
-
-/** Every *.csv of the folder, in name order (one file per curator: corrections.csv, g20-observances.csv …). */
-export function loadCorrectionsDir(dir: string): Correction[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.csv'))
-    .sort()
-    .flatMap((f) => loadCorrections(join(dir, f)));
-}
-const CLOSES: Record<Holiday['type'], Holiday['closes']> = {
-  public: ['business', 'banking', 'government'],
-  bank: ['banking'],
-  government: ['government'],
-};
-
-export function loadCorrections(csvPath: string): Correction[] {
-  const records = readCsv(csvPath, HEADER);
-  const rows = records.map(({ row }) => row as unknown as Correction);
-  records.forEach(({ line }, i) => {
-    const r = rows[i];
-    const where = `${csvPath} line ${line}`;
-    if (!ACTIONS.has(r.action)) throw new Error(`${where}: unknown action "${r.action}"`);
-    if (!(r.type in CLOSES)) throw new Error(`${where}: bad type "${r.type}"`);
-    if (r.date !== '' && parseDate(r.date) === undefined) throw new Error(`${where}: bad date "${r.date}"`);
-    if ((r.action === 'add' || r.action === 'since') && r.date === '') throw new Error(`${where}: ${r.action} needs a date`);
-    if ((r.action === 'rename' || r.action === 'add-day-before') && !r.new_name) throw new Error(`${where}: ${r.action} needs new_name`);
-    if (!/^https?:\/\//.test(r.source)) throw new Error(`${where}: every correction needs a source URL`);
-  });
-  return rows;
-}
-
-function newHoliday(date: string, name: string, type: Holiday['type'], observedFor: string | null, basis: Holiday['basis']): Holiday {
-  // An added row cites an official act (an executive order, an announcement): its basis is official.
-  // A row a standing rule derives (observe-sunday-on-monday, add-day-before) is a projection.
-  return {
-    date,
-    name,
-    local_name: name,
-    type,
-    closes: [...CLOSES[type]],
-    substitute: observedFor !== null,
-    observed_for: observedFor,
-    transferred: false,
-    transferred_from: null,
-    basis: basis,
-    partial: false,
-  };
-}
+const inRange = (date: string, c: CorrectionRow) =>
+  (c.since === null || date >= c.since) && (c.until === null || date <= c.until) && (c.action !== 'remove' || !c.value || date.slice(5) === c.value);
 
 /** Applies one correction in place; returns how many rows it touched. */
-function applyOne(holidays: Holiday[], c: Correction): number {
-  if (c.action === 'since') {
-    // A holiday introduced on `date`: date-holidays projects its rule backwards; drop the rows before.
-    const before = holidays.filter((h) => h.name === c.name && h.date < c.date);
+function applyOne(holidays: Holiday[], c: CorrectionRow): number {
+  if (c.action === 'introduced') {
+    // date-holidays projects a rule backwards from today: drop the rows before the holiday existed.
+    const before = holidays.filter((h) => h.name === c.holiday && h.date < c.since!);
     for (const h of before) holidays.splice(holidays.indexOf(h), 1);
     return before.length;
   }
-  const matches = holidays.filter((h) => h.name === c.name && (c.date === '' || h.date === c.date));
+  const matches = holidays.filter((h) => h.name === c.holiday && inRange(h.date, c));
   switch (c.action) {
-    case 'add':
-      holidays.push(newHoliday(c.date, c.name, c.type, null, 'official'));
-      return 1;
     case 'remove':
       for (const h of matches) holidays.splice(holidays.indexOf(h), 1);
       return matches.length;
     case 'rename':
-      for (const h of matches) h.name = c.new_name;
+      for (const h of matches) {
+        h.name = c.value;
+        addCitations(h, c.citations);
+      }
       return matches.length;
     case 'not-a-day-off':
       // A commemoration or observance: listed, but it closes no day type.
-      for (const h of matches) h.closes = [];
+      for (const h of matches) {
+        h.closes = [];
+        addCitations(h, c.citations);
+      }
       return matches.length;
     case 'observe-sunday-on-monday': {
-      let n = 0;
       for (const h of matches) {
         const day = parseDate(h.date)!;
         if (weekdayName(day) !== 'sunday') continue;
-        holidays.push(newHoliday(formatDate(day + 1), `${h.name} (observed)`, c.type, h.date, 'rules'));
-        n++;
+        const date = formatDate(day + 1);
+        const name = `${h.name} (observed)`;
+        if (holidays.some((o) => o.date === date && o.name === name)) continue;
+        // The local name is the holiday's own; an English-named one gets the English suffix too.
+        const localName = h.local_name === h.name ? name : h.local_name;
+        holidays.push(makeHoliday({ date, name, localName, type: h.type, basis: 'rules', citations: c.citations, observedFor: h.date }));
       }
-      return matches.length > 0 ? Math.max(n, 1) : 0;
-    }
-    case 'add-day-before': {
-      const dates = new Set(matches.map((h) => h.date));
-      let n = 0;
-      for (const d of [...dates].sort()) {
-        const before = formatDate(parseDate(d)! - 1);
-        if (dates.has(before)) continue; // not the first day of a multi-day holiday
-        holidays.push(newHoliday(before, c.new_name, c.type, null, 'rules'));
-        n++;
-      }
-      return n;
+      return matches.length;
     }
   }
 }
 
-/** Applies every correction for this location (rows on its country or state included). */
-export function applyCorrections(loc: IngestedLocation, corrections: Correction[], used: Set<Correction>): void {
-  const code = loc.target.location;
+/** Applies every correction for this location (rows on its country or subdivision included). */
+export function applyCorrections(loc: IngestedLocation, corrections: readonly CorrectionRow[], used: Set<CorrectionRow>): void {
   for (const c of corrections) {
-    if (code !== c.location && !code.startsWith(`${c.location}-`)) continue;
+    if (!appliesTo(c.location, loc.target.location)) continue;
     if (applyOne(loc.holidays, c) > 0) used.add(c);
   }
   loc.holidays.sort(compareHolidays);
 }
 
-/** Throws when a correction matched nothing in the location it names. */
-export function checkAllUsed(corrections: Correction[], used: Set<Correction>): void {
+/** Throws when a correction matched nothing in the locations it names. */
+export function checkAllUsed(corrections: readonly CorrectionRow[], used: Set<CorrectionRow>): void {
   const unused = corrections.filter((c) => !used.has(c));
-  if (unused.length) throw new Error(`corrections that matched nothing (upstream changed?):\n  ${unused.map((c) => `${c.location} ${c.action} ${c.date} ${c.name}`).join('\n  ')}`);
+  if (unused.length) throw new Error(`corrections that matched nothing (upstream changed?):\n  ${unused.map((c) => `${c.where}: ${c.action} ${c.holiday}`).join('\n  ')}`);
 }

@@ -10,11 +10,13 @@
  * - A year's basis is official when it is complete for the country and the location has no public
  *   holiday of its own from rules that year (a region's projected holidays keep it at rules).
  */
+import { appliesTo } from '../../lib/location-code.js';
 import { parseDate, weekdayName } from '../../lib/plain-date.js';
 import type { BusinessDaysYear, Citation, Holiday, WorkingDay } from '../../lib/schema-types.js';
 import { isWorkday, type WorkweekSpan } from '../../lib/workweek.js';
+import { makeHoliday, typeOf } from './holidays/record.js';
 import { compareHolidays, type IngestedLocation } from './ingest-holidays.js';
-import type { OfficialData, OfficialRow } from './official/index.js';
+import type { DayRow, OfficialData } from './official/index.js';
 
 export interface YearBasis {
   basis: BusinessDaysYear['basis'];
@@ -24,27 +26,21 @@ export interface YearBasis {
 
 const REPLACE_WINDOW_DAYS = 15;
 
-/** Does a row or a complete year given for `code` apply to `location` (itself or one of its regions)? */
-const appliesTo = (code: string, location: string) => location === code || location.startsWith(`${code}-`);
-
-function holidayOf(r: OfficialRow): Holiday {
-  const type: Holiday['type'] = r.closes.includes('business') ? 'public' : r.closes.includes('banking') ? 'bank' : 'government';
-  return {
+function holidayOf(r: DayRow): Holiday {
+  return makeHoliday({
     date: r.date,
     name: r.name,
-    local_name: r.localName,
-    type,
-    closes: [...r.closes],
-    substitute: r.substituteFor !== undefined,
-    observed_for: r.substituteFor ?? null,
-    transferred: r.kind === 'transferred',
-    transferred_from: r.kind === 'transferred' ? r.refDate : null,
+    localName: r.localName,
+    type: typeOf(r.closes),
+    closes: r.closes,
     basis: 'official',
-    partial: false,
-  };
+    citations: r.citations,
+    observedFor: r.substituteFor ?? null,
+    transferredFrom: r.kind === 'transferred' ? r.refDate : undefined,
+  });
 }
 
-function workingDayOf(r: OfficialRow): WorkingDay {
+function workingDayOf(r: DayRow): WorkingDay {
   return {
     date: r.date,
     name: `Working day (${r.name})`,
@@ -52,17 +48,15 @@ function workingDayOf(r: OfficialRow): WorkingDay {
     for_holiday: r.name,
     for_date: r.refDate,
     applies_to: [...r.closes],
+    citations: [...r.citations].sort(),
   };
-}
-
-function addCitation(list: Citation[], c: Citation): void {
-  if (!list.some((x) => x.url === c.url && x.title === c.title && x.number === c.number)) list.push(c);
 }
 
 /**
  * Applies the official rows to one location in place and returns the basis, sources and working
  * days of each year. `countryRows` are the country's own date-holidays public rows (before this
- * stage), to tell a region's own holidays from the national ones.
+ * stage), to tell a region's own holidays from the national ones. A year's sources are every act its
+ * complete schedule, its rows and its working days cite (`citations` resolves the ids).
  */
 export function applyOfficial(
   loc: IngestedLocation,
@@ -70,11 +64,12 @@ export function applyOfficial(
   spans: readonly WorkweekSpan[],
   years: number[],
   countryRows: readonly Holiday[],
+  citations: ReadonlyMap<string, Citation>,
 ): Map<number, YearBasis> {
   const code = loc.target.location;
   const rows = official.rows.filter((r) => appliesTo(r.location, code));
-  const complete = new Map<number, Citation[]>();
-  for (const y of official.years) if (appliesTo(y.location, code)) complete.set(y.year, y.sources);
+  const complete = new Map<number, string[]>();
+  for (const y of official.years) if (appliesTo(y.location, code)) complete.set(y.year, y.citations);
   const national = new Set(countryRows.filter((h) => h.type === 'public').map((h) => `${h.date}|${h.name}`));
 
   const out = new Map<number, YearBasis>();
@@ -108,7 +103,6 @@ export function applyOfficial(
       }
       loc.holidays.push(holidayOf(r));
     }
-    addCitation(y.sources, r.source);
   }
   // Two rows of one schedule on one date (a holiday and its substitute on the same day) stay; exact duplicates go.
   const seen = new Set<string>();
@@ -123,12 +117,28 @@ export function applyOfficial(
   for (const [year, y] of out) {
     const cites = complete.get(year);
     if (!cites) continue;
-    for (const c of cites) addCitation(y.sources, c);
     const regional = loc.holidays.some(
       (h) => h.date.startsWith(`${year}-`) && h.type === 'public' && h.basis === 'rules' && h.closes.length > 0 && !national.has(`${h.date}|${h.name}`),
     );
     y.basis = regional ? 'rules' : 'official';
   }
   for (const y of out.values()) y.workingDays.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  // Each year lists every act it rests on: its complete schedule's first, then those its rows cite.
+  const cited = new Map<number, Set<string>>();
+  for (const r of [...loc.holidays, ...[...out.values()].flatMap((y) => y.workingDays)]) {
+    const year = Number(r.date.slice(0, 4));
+    if (!out.has(year)) continue;
+    if (!cited.has(year)) cited.set(year, new Set());
+    for (const id of r.citations) cited.get(year)!.add(id);
+  }
+  for (const [year, y] of out) {
+    const first = complete.get(year) ?? [];
+    const rest = [...(cited.get(year) ?? [])].filter((id) => !first.includes(id)).sort();
+    y.sources = [...first, ...rest].map((id) => {
+      const c = citations.get(id);
+      if (!c) throw new Error(`${code} ${year}: cites ${id}, which no citations.csv lists`);
+      return c;
+    });
+  }
   return out;
 }

@@ -6,6 +6,7 @@ import Holidays from 'date-holidays';
 import type { Holiday } from '../../lib/schema-types.js';
 import { daysFromCivil, formatDate, parseDate } from '../../lib/plain-date.js';
 import { shareLunarCaches } from './lunar-cache.js';
+import { makeHoliday } from './holidays/record.js';
 
 // Lunisolar dates computed once per process instead of once per rule and year (see lunar-cache.ts).
 shareLunarCaches();
@@ -186,23 +187,15 @@ export function ingestTarget(target: Target, years: number[]): IngestedLocation 
         const key = `${date}|${type}|${row.name}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        const holiday: Holiday = {
+        const holiday = makeHoliday({
           date,
           name: row.name,
-          local_name: localRows[i].name,
+          localName: localRows[i].name,
           type,
-          closes: piece.partial ? [] : type === 'public' ? ['business', 'banking', 'government'] : ['banking'],
-          substitute: row.substitute === true,
-          observed_for: null,
-          transferred: false,
-          transferred_from: null,
           basis: 'rules',
-          partial: piece.partial,
-        };
-        if (piece.partial) {
-          holiday.start_time = hhmm(piece.from);
-          holiday.end_time = hhmm(piece.to);
-        }
+          substitute: row.substitute === true,
+          ...(piece.partial ? { partial: { start: hhmm(piece.from), end: hhmm(piece.to) } } : {}),
+        });
         out.push(holiday);
       }
     });

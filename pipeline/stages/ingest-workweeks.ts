@@ -1,15 +1,14 @@
 /**
  * Stage: workweeks per location. Today's weekend comes from CLDR weekData;
- * sources/workweeks/overrides.csv carries the dated changes and gaps CLDR
+ * sources/holidays/<CC>/workweeks.csv carries the dated changes and gaps CLDR
  * does not (UAE 2022, Saudi Arabia 2013, Bangladesh, Malaysian states …).
  * Every workweek leaves here in workweek order (lib/workweek.ts orderWorkweek),
  * whatever order the CSV lists its days in: Israel's reads Sunday … Thursday.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { parse } from 'csv-parse/sync';
-import { formatDate, parseDate, WEEKDAYS } from '../../lib/plain-date.js';
-import { orderWorkweek, workweekFromWeekend } from '../../lib/workweek.js';
+import { formatDate, parseDate } from '../../lib/plain-date.js';
+import { workweekFromWeekend } from '../../lib/workweek.js';
+import type { Curation } from './holidays/curation.js';
 import type { BusinessDaysLocation } from '../../lib/schema-types.js';
 
 export type WorkweekRow = BusinessDaysLocation['workweeks'][number];
@@ -20,6 +19,7 @@ interface OverrideRow {
   until: number | null;
   workweek: WorkweekRow['workweek'];
   source: string;
+  where: string;
 }
 
 const require = createRequire(import.meta.url);
@@ -35,31 +35,25 @@ function loadCldrWeekends(): { start: Record<string, string>; end: Record<string
   return { start: data.supplemental.weekData.weekendStart, end: data.supplemental.weekData.weekendEnd };
 }
 
-/** Parses and checks the override table; throws on any malformed or overlapping row. */
-export function loadOverrides(csvPath: string): OverrideRow[] {
-  const records = parse(readFileSync(csvPath, 'utf8'), { columns: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
-  const rows = records.map((r, i) => {
-    const where = `${csvPath} row ${i + 2}`;
-    const date = (text: string) => {
-      if (text === '') return null;
-      const d = parseDate(text);
-      if (d === undefined) throw new Error(`${where}: bad date "${text}"`);
-      return d;
-    };
-    const names = r.workweek.split(/\s+/).filter(Boolean);
-    for (const n of names) if (!(WEEKDAYS as readonly string[]).includes(n)) throw new Error(`${where}: bad weekday "${n}"`);
-    if (!/^https?:\/\//.test(r.source)) throw new Error(`${where}: every row needs a source URL`);
-    if (!/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/.test(r.location)) throw new Error(`${where}: bad location "${r.location}"`);
-    const row: OverrideRow = { location: r.location, from: date(r.from), until: date(r.until), workweek: orderWorkweek(names), source: r.source };
-    if (row.from !== null && row.until !== null && row.until < row.from) throw new Error(`${where}: until before from`);
-    return row;
-  });
+/**
+ * The dated workweek rows of sources/holidays/<CC>/workweeks.csv (read and checked by curation.ts), each
+ * published with the address of the first act it cites; throws on overlapping rows.
+ */
+export function loadOverrides(curation: Curation): OverrideRow[] {
+  const rows = curation.workweeks.map((r) => ({
+    location: r.location,
+    from: r.from === null ? null : parseDate(r.from)!,
+    until: r.until === null ? null : parseDate(r.until)!,
+    workweek: r.workweek as WorkweekRow['workweek'],
+    source: curation.citations.get(r.citations[0])!.url,
+    where: r.where,
+  }));
   const byLocation = new Map<string, OverrideRow[]>();
   for (const r of rows) byLocation.set(r.location, [...(byLocation.get(r.location) ?? []), r]);
   for (const [loc, list] of byLocation) {
     list.sort((a, b) => (a.from ?? -Infinity) - (b.from ?? -Infinity));
     for (let i = 1; i < list.length; i++) {
-      if (list[i - 1].until === null || list[i].from === null || list[i - 1].until! >= list[i].from!) throw new Error(`${csvPath}: overlapping rows for ${loc}`);
+      if (list[i - 1].until === null || list[i].from === null || list[i - 1].until! >= list[i].from!) throw new Error(`${list[i].where}: overlaps the row before it for ${loc}`);
     }
   }
   return rows;

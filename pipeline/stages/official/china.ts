@@ -3,20 +3,20 @@
  * published year, from the npm package chinese-days (MIT; days off, make-up working days and the days
  * off in lieu), cross-checked day by day against holiday-calendar (MIT, same notices transcribed
  * independently). A day on which the two disagree fails the build unless
- * sources/official-calendars/CN/package-disagreements.csv settles it from the notice's text. Each year
- * cites its notice from sources/official-calendars/CN/notices.csv; a year without a cited notice is not
- * served as official.
+ * sources/holidays/CN/package-disagreements.csv settles it from the notice's text. A year is served as
+ * official only when sources/holidays/CN/years.csv lists it with the notice(s) it cites; the package's
+ * rows of other years are not used.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseDate, weekdayIndex } from '../../../lib/plain-date.js';
-import type { Citation } from '../../../lib/schema-types.js';
-import { citationOf, readCsv } from './csv.js';
-import { ALL_TYPES, type OfficialData, type OfficialRow } from './types.js';
+import type { Curation } from '../holidays/curation.js';
+import { DAY_TYPES } from '../holidays/record.js';
+import { readCsv } from '../read-csv.js';
+import type { DayRow, OfficialData } from './types.js';
 
 const require = createRequire(import.meta.url);
-export const NOTICES_HEADER = 'year,source_title,source_number,source_date,source_url,note';
 const DISAGREEMENTS_HEADER = 'date,chinese_days,holiday_calendar,verdict,note';
 
 interface ChineseDays {
@@ -69,22 +69,15 @@ function nearestName(cd: ChineseDays, date: string): string {
   return best[1];
 }
 
-export function loadChina(dir: string): OfficialData & { versions: Record<string, string> } {
+export function loadChina(dir: string, curation: Curation): OfficialData & { versions: Record<string, string> } {
   const cd = structuredClone(require('chinese-days/dist/chinese-days.json')) as ChineseDays;
   const hcDir = join(dirname(require.resolve('holiday-calendar/package.json')), 'data', 'CN');
   const versions = {
     'chinese-days': (require('chinese-days/package.json') as { version: string }).version,
     'holiday-calendar': (require('holiday-calendar/package.json') as { version: string }).version,
   };
-  const notices = new Map<number, Citation[]>();
-  const noticesFile = join(dir, 'notices.csv');
-  if (existsSync(noticesFile)) {
-    for (const { line, row } of readCsv(noticesFile, NOTICES_HEADER)) {
-      if (!row.source_url) continue; // a notice not found yet: its year stays rules
-      const year = Number(row.year);
-      notices.set(year, [...(notices.get(year) ?? []), citationOf(row, `${noticesFile} line ${line}`)]);
-    }
-  }
+  // The notices of each year that years.csv declares complete; the package's rows cite the first.
+  const notices = new Map(curation.years.filter((y) => y.location === 'CN').map((y) => [y.year, y.citations]));
   const years = [...new Set(Object.keys(cd.holidays).map((d) => Number(d.slice(0, 4))))].sort((a, b) => a - b);
 
   // Fail closed when the two transcriptions disagree on a day nobody has settled from the notice.
@@ -114,8 +107,8 @@ export function loadChina(dir: string): OfficialData & { versions: Record<string
     else if (theirs === 'closed' && !weekend(d)) cd.holidays[d] = text;
   }
 
-  const data: OfficialData & { versions: Record<string, string> } = { rows: [], years: [], versions };
-  const add = (date: string, kind: OfficialRow['kind'], text: string) => {
+  const data: OfficialData & { versions: Record<string, string> } = { rows: [], years: [], versions }; // complete years: years.csv's
+  const add = (date: string, kind: DayRow['kind'], text: string) => {
     const year = Number(date.slice(0, 4));
     const cites = notices.get(year);
     if (!cites) return;
@@ -127,17 +120,13 @@ export function loadChina(dir: string): OfficialData & { versions: Record<string
       name,
       localName: kind === 'working_day' ? `${zh}调休上班` : zh,
       refDate: null, // the notices do not pair a make-up day with a day off
-      closes: [...ALL_TYPES],
+      closes: [...DAY_TYPES],
       replaces: null,
-      source: cites[0],
+      citations: [cites[0]],
       where: `chinese-days ${versions['chinese-days']} ${date}`,
     });
   };
   for (const [date, text] of Object.entries(cd.holidays)) add(date, date in cd.inLieuDays ? 'transferred' : 'holiday', text);
   for (const [date, text] of Object.entries(cd.workdays)) add(date, 'working_day', text);
-  for (const year of years) {
-    const cites = notices.get(year);
-    if (cites) data.years.push({ location: 'CN', year, sources: cites });
-  }
   return data;
 }

@@ -1,31 +1,37 @@
 /**
- * Stage: read every official calendar (curated CSVs, npm packages, raw open data) into one list of
- * rows and one list of complete location-years. See sources/official-calendars/SOURCE.md.
+ * Stage: every official calendar (the curated days and years of sources/holidays/<CC>/, and the npm
+ * packages and raw files that carry official data) as one list of day rows and one list of complete
+ * location-years. See sources/holidays/README.md.
  */
 import { join } from 'node:path';
+import { checkUrl } from '../read-csv.js';
+import type { Curation } from '../holidays/curation.js';
 import { loadChina } from './china.js';
-import { loadCuratedCalendars } from './csv.js';
 import { loadJapan } from './japan.js';
 import { loadKorea } from './korea.js';
 import { loadTaiwan } from './taiwan.js';
 import { sortOfficial, type OfficialData } from './types.js';
 
-export type { OfficialData, OfficialRow, OfficialYear } from './types.js';
+export type { OfficialData, DayRow, YearRow } from './types.js';
 
-export async function loadOfficial(sourcesDir: string, firstYear: number): Promise<OfficialData & { versions: Record<string, string> }> {
-  const dir = join(sourcesDir, 'official-calendars');
-  const curated = loadCuratedCalendars(dir);
-  const china = loadChina(join(dir, 'CN'));
-  const korea = await loadKorea(join(dir, 'KR'));
+export async function loadOfficial(holidaysDir: string, curation: Curation, firstYear: number): Promise<OfficialData & { versions: Record<string, string> }> {
+  const curated: OfficialData = { rows: curation.days, years: curation.years };
+  const china = loadChina(join(holidaysDir, 'CN'), curation);
+  const korea = await loadKorea(curation);
   const japan = loadJapan(firstYear);
-  const taiwan = loadTaiwan(join(dir, 'TW', 'dgpa'));
+  const taiwan = loadTaiwan(join(holidaysDir, 'TW', 'dgpa'));
   const parts = [curated, china, korea, japan, taiwan];
   const years = parts.flatMap((p) => p.years);
   const seen = new Set<string>();
   for (const y of years) {
     const key = `${y.location}/${y.year}`;
-    if (seen.has(key)) throw new Error(`official calendars: ${key} is declared complete twice (curated and a package?)`);
+    if (seen.has(key)) throw new Error(`official calendars: ${key} is declared complete twice (${y.where})`);
     seen.add(key);
+  }
+  for (const id of parts.flatMap((p) => [...p.rows, ...p.years].flatMap((r) => r.citations))) {
+    const c = curation.citations.get(id);
+    if (!c) throw new Error(`official calendars: ${id} is cited but no citations.csv lists it`);
+    checkUrl(c.url, `official calendars: ${id}`, 'url');
   }
   return {
     ...sortOfficial({ rows: parts.flatMap((p) => p.rows), years }),

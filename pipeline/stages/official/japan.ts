@@ -9,16 +9,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { formatDate, parseDate, weekdayIndex } from '../../../lib/plain-date.js';
-import type { Citation } from '../../../lib/schema-types.js';
-import { ALL_TYPES, type OfficialData } from './types.js';
+import { DAY_TYPES } from '../holidays/record.js';
+import type { OfficialData } from './types.js';
 
 const require = createRequire(import.meta.url);
-export const JAPAN_SOURCE: Citation = {
-  title: '内閣府「国民の祝日について」: 昭和30年（1955年）から令和8年（2026年）国民の祝日 (syukujitsu.csv)',
-  number: null,
-  date: null,
-  url: 'https://www8.cao.go.jp/chosei/shukujitsu/gaiyou.html',
-};
+/** 内閣府「国民の祝日について」 (sources/holidays/JP/citations.csv). */
+const CABINET_OFFICE = 'JP/cao-shukujitsu';
 
 const ENGLISH: Record<string, string> = {
   元日: "New Year's Day",
@@ -79,13 +75,13 @@ export function loadJapan(firstYear: number): OfficialData & { versions: Record<
       name,
       localName: jp === '休日' ? (substituteFor ? '振替休日' : '国民の休日') : jp,
       refDate: null,
-      closes: [...ALL_TYPES],
+      closes: [...DAY_TYPES],
       replaces: null,
       ...(substituteFor ? { substituteFor } : {}),
-      source: JAPAN_SOURCE,
+      citations: [CABINET_OFFICE],
       where: `japanese-public-holidays ${version} ${date}`,
     });
   }
-  for (const year of [...years].sort()) data.years.push({ location: 'JP', year, sources: [JAPAN_SOURCE] });
+  for (const year of [...years].sort()) data.years.push({ location: 'JP', year, citations: [CABINET_OFFICE], where: `japanese-public-holidays ${version} ${year}` });
   return data;
 }

@@ -2,17 +2,15 @@
  * South Korea's public holidays 2018 onward from @hyunbinseo/holidays-kr (MIT), a transcription of the
  * official gazette: the Regulations on Holidays of Government Offices (관공서의 공휴일에 관한 규정) as
  * published each year in the almanac (월력요항), with substitute holidays, temporary holidays and
- * election days. Each year cites sources/official-calendars/KR/notices.csv; a temporary holiday or an
- * election day cites its own designation when the notices list one ("applies to YYYY-MM-DD").
+ * election days. Each year cites the regulation (sources/holidays/KR/citations.csv `regulation`); a temporary
+ * holiday or an election day cites its own designation when that file lists one with an address
+ * (`designation-YYYY-MM-DD`).
  */
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { formatDate, parseDate } from '../../../lib/plain-date.js';
-import type { Citation } from '../../../lib/schema-types.js';
-import { citationOf, readCsv } from './csv.js';
-import { NOTICES_HEADER } from './china.js';
-import { ALL_TYPES, type OfficialData, type OfficialRow } from './types.js';
+import type { Curation } from '../holidays/curation.js';
+import { DAY_TYPES } from '../holidays/record.js';
+import type { DayRow, OfficialData } from './types.js';
 
 const require = createRequire(import.meta.url);
 
@@ -20,12 +18,7 @@ const require = createRequire(import.meta.url);
  * The standing act: the public holidays, substitute holidays (art. 3), election days (art. 2 no. 9) and
  * the government's power to designate temporary holidays (art. 2 no. 11). Each year's almanac applies it.
  */
-export const KOREA_REGULATION: Citation = {
-  title: '관공서의 공휴일에 관한 규정 (Regulations on Holidays of Government Offices, Presidential Decree)',
-  number: null,
-  date: null,
-  url: 'https://www.law.go.kr/%EB%B2%95%EB%A0%B9/%EA%B4%80%EA%B3%B5%EC%84%9C%EC%9D%98%20%EA%B3%B5%ED%9C%B4%EC%9D%BC%EC%97%90%20%EA%B4%80%ED%95%9C%20%EA%B7%9C%EC%A0%95',
-};
+const REGULATION = 'KR/regulation';
 
 /** English names of the gazette's Korean names; an unknown name fails the build (fail closed). */
 const ENGLISH: Record<string, string> = {
@@ -57,39 +50,30 @@ const SUBSTITUTE = /^대체공휴일\((.+)\)$/;
 /** Days off by a one-off designation (a decree), not by the standing list. */
 const DESIGNATED = /^임시공휴일/;
 
-export async function loadKorea(dir: string): Promise<OfficialData & { versions: Record<string, string> }> {
+export async function loadKorea(curation: Curation): Promise<OfficialData & { versions: Record<string, string> }> {
   const all = (await import('@hyunbinseo/holidays-kr/all')) as Record<string, Record<string, readonly string[]>>;
   const version = (require('@hyunbinseo/holidays-kr/package.json') as { version: string }).version;
-  // A temporary holiday cites its designation where we found one with an address; every other day cites
-  // the regulation (the yearly almanacs' gazette entries are listed in notices.csv where known).
-  const dayCites = new Map<string, Citation>();
-  const noticesFile = join(dir, 'notices.csv');
-  if (existsSync(noticesFile)) {
-    for (const { line, row } of readCsv(noticesFile, NOTICES_HEADER)) {
-      const applies = /applies to (\d{4}-\d{2}-\d{2})/.exec(row.note ?? '');
-      if (applies && row.source_url) dayCites.set(applies[1], citationOf(row, `${noticesFile} line ${line}`));
-    }
-  }
+  // A temporary holiday or an election day cites its designation where we found one with an address.
+  const cite = (date: string) => (curation.citations.get(`KR/designation-${date}`)?.url ? `KR/designation-${date}` : REGULATION);
   const data: OfficialData & { versions: Record<string, string> } = { rows: [], years: [], versions: { '@hyunbinseo/holidays-kr': version } };
   for (const [key, days] of Object.entries(all).sort()) {
     const year = Number(key.slice(1));
-    const yearCite = KOREA_REGULATION;
     for (const [date, names] of Object.entries(days)) {
       for (const korean of names) {
         const sub = SUBSTITUTE.exec(korean);
         const base = sub ? sub[1] : korean;
         const english = ENGLISH[base];
         if (!english) throw new Error(`Korea ${date}: no English name for "${korean}" (add it to pipeline/stages/official/korea.ts)`);
-        const row: OfficialRow = {
+        const row: DayRow = {
           location: 'KR',
           date,
           kind: DESIGNATED.test(korean) ? 'transferred' : 'holiday',
           name: sub ? `${english} (substitute holiday)` : english,
           localName: korean,
           refDate: null,
-          closes: [...ALL_TYPES],
+          closes: [...DAY_TYPES],
           replaces: null,
-          source: dayCites.get(date) ?? yearCite,
+          citations: [cite(date)],
           where: `@hyunbinseo/holidays-kr ${version} ${date}`,
         };
         if (sub) {
@@ -106,7 +90,7 @@ export async function loadKorea(dir: string): Promise<OfficialData & { versions:
         data.rows.push(row);
       }
     }
-    data.years.push({ location: 'KR', year, sources: [yearCite] });
+    data.years.push({ location: 'KR', year, citations: [REGULATION], where: `@hyunbinseo/holidays-kr ${version} ${year}` });
   }
   return data;
 }

@@ -1,19 +1,19 @@
 /**
  * Taiwan's office calendar of the central government agencies (中華民國政府行政機關辦公日曆表), published
  * each year by the Directorate-General of Personnel Administration (DGPA) as open data (data.gov.tw
- * dataset 14718), copied to sources/official-calendars/TW/dgpa/ (see its SOURCE.md). A weekday with
+ * dataset 14718), copied to sources/holidays/TW/dgpa/ (see its SOURCE.md). A weekday with
  * isHoliday is a day off; a Saturday or Sunday without it is a make-up working day (補行上班 / 調整上班).
  *
  * The years in COMPLETE are complete as stored. 2025 is not: the stored file predates the May 2025
  * amendment of the Act on the Implementation of Commemorative Days and Holidays, whose three added days
- * off the DGPA put into its revised 2025 calendar; sources/official-calendars/TW/days.csv adds them and
+ * off the DGPA put into its revised 2025 calendar; sources/holidays/TW/days.csv adds them and
  * TW/years.csv declares 2025 complete with that revision.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDate, parseDate, weekdayIndex } from '../../../lib/plain-date.js';
-import type { Citation } from '../../../lib/schema-types.js';
-import { ALL_TYPES, type OfficialData, type OfficialRow } from './types.js';
+import { DAY_TYPES } from '../holidays/record.js';
+import type { DayRow, OfficialData } from './types.js';
 
 const COMPLETE = new Set([2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024]);
 
@@ -38,14 +38,8 @@ interface DgpaDay {
   description: string;
 }
 
-function citation(year: number): Citation {
-  return {
-    title: `中華民國${year - 1911}年政府行政機關辦公日曆表 (DGPA office calendar of the central government agencies, ${year})`,
-    number: null,
-    date: null,
-    url: 'https://data.gov.tw/dataset/14718',
-  };
-}
+/** Each year's calendar (sources/holidays/TW/citations.csv). */
+const citation = (year: number) => `TW/dgpa-${year}`;
 
 export function loadTaiwan(dir: string): OfficialData {
   const data: OfficialData = { rows: [], years: [] };
@@ -60,8 +54,8 @@ export function loadTaiwan(dir: string): OfficialData {
       if (day === undefined || Number(date.slice(0, 4)) !== year) throw new Error(`${dir}/${file}: bad date ${d.date}`);
       const weekend = weekdayIndex(day) >= 5;
       if ((d.week === '六' || d.week === '日') !== weekend) throw new Error(`${dir}/${file}: ${d.date} is not a ${d.week}`);
-      const base = { location: 'TW', date, localName: d.description, refDate: null, closes: [...ALL_TYPES], replaces: null, source, where: `${dir}/${file} ${d.date}` };
-      let row: OfficialRow | undefined;
+      const base = { location: 'TW', date, localName: d.description, refDate: null, closes: [...DAY_TYPES], replaces: null, citations: [source], where: `${dir}/${file} ${d.date}` };
+      let row: DayRow | undefined;
       if (weekend && !d.isHoliday) {
         if (!/上班/.test(d.description)) throw new Error(`${dir}/${file}: weekend working day ${d.date} without a 上班 description`);
         row = { ...base, kind: 'working_day', name: 'Adjusted day off', localName: d.description };
@@ -84,7 +78,7 @@ export function loadTaiwan(dir: string): OfficialData {
       }
       if (row) data.rows.push(row);
     }
-    if (COMPLETE.has(year)) data.years.push({ location: 'TW', year, sources: [source] });
+    if (COMPLETE.has(year)) data.years.push({ location: 'TW', year, citations: [source], where: `${dir}/${file}` });
   }
   return data;
 }

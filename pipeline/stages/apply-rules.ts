@@ -1,0 +1,117 @@
+/**
+ * Stage: the holidays of sources/holidays/<CC>/rules.csv. Each row is a date-holidays rule expression
+ * (`orthodox -48`, `12-26`, `1st monday in July`, `substitutes 01-01 if saturday then previous friday` …)
+ * computed by date-holidays' own rule engine for every year from `since` to `until`, so one row covers the
+ * whole range. A rule that lands on a row of the same name and date sets which day types that row closes
+ * (the US federal observance rules do that to upstream's substitute days); otherwise it adds a row.
+ * Then each location's day-type coverage is described from what it carries.
+ */
+import Holidays from 'date-holidays';
+import { appliesTo } from '../../lib/location-code.js';
+import { parseDate, formatDate } from '../../lib/plain-date.js';
+import type { BusinessDaysLocation, Holiday } from '../../lib/schema-types.js';
+import type { RuleRow } from './holidays/curation.js';
+import { addCitations, makeHoliday } from './holidays/record.js';
+import { compareHolidays, type IngestedLocation } from './ingest-holidays.js';
+
+interface RuleDate {
+  date: string;
+  substitute: boolean;
+}
+
+/** One engine per expression; its dates per year are computed once for every location the rule applies to. */
+const cache = new Map<string, Map<number, RuleDate[]>>();
+const engines = new Map<string, Holidays>();
+
+function engineFor(rule: string, where: string): Holidays {
+  let engine = engines.get(rule);
+  if (!engine) {
+    engine = new Holidays('XX', { data: { holidays: { XX: { names: { en: 'rule' }, langs: ['en'], days: {} } } } } as never);
+    engine.setTimezone(undefined as unknown as string); // wall-clock dates, as the ingest reads them
+    if (!engine.setHoliday(rule, { name: { en: 'rule' }, type: 'public' } as never)) throw new Error(`${where}: date-holidays cannot parse the rule "${rule}"`);
+    engines.set(rule, engine);
+  }
+  return engine;
+}
+
+/** The dates a rule expression gives in `year` (the engine's own answer, full days only). */
+export function ruleDates(rule: string, year: number, where = 'rule'): RuleDate[] {
+  let byYear = cache.get(rule);
+  if (!byYear) cache.set(rule, (byYear = new Map()));
+  let dates = byYear.get(year);
+  if (!dates) {
+    dates = (engineFor(rule, where).getHolidays(year) as { date: string; substitute?: boolean }[]).map((h) => {
+      if (h.date.slice(10, 19) !== ' 00:00:00') throw new Error(`${where}: the rule "${rule}" gives a part-day holiday (${h.date}); rules give whole days`);
+      return { date: h.date.slice(0, 10), substitute: h.substitute === true };
+    });
+    byYear.set(year, dates);
+  }
+  return dates;
+}
+
+/** For a `substitutes X if …` rule, the date of X it stands in for: the nearest within a week. */
+function observedFor(rule: RuleRow, date: string): string | null {
+  if (!rule.rule.startsWith('substitutes ')) return null;
+  const base = rule.rule.slice('substitutes '.length).replace(/ if .*$/, '');
+  const day = parseDate(date)!;
+  const year = Number(date.slice(0, 4));
+  const near = [year - 1, year, year + 1].flatMap((y) => ruleDates(base, y, rule.where)).map((d) => parseDate(d.date)!);
+  const best = near.filter((d) => Math.abs(d - day) <= 7 && d !== day).sort((a, b) => Math.abs(a - day) - Math.abs(b - day))[0];
+  return best === undefined ? null : formatDate(best);
+}
+
+/** Applies the rules on this location or the codes it belongs to, for the given years, in place. */
+export function applyRules(loc: IngestedLocation, rules: readonly RuleRow[], years: readonly number[], used: Set<RuleRow>): void {
+  const holidays = loc.holidays;
+  for (const r of rules) {
+    if (!appliesTo(r.location, loc.target.location)) continue;
+    const active = (date: string) => (r.since === null || date >= r.since) && (r.until === null || date <= r.until);
+    if (r.replaces) {
+      for (const h of holidays.filter((h) => h.name === r.replaces && h.basis === 'rules' && active(h.date))) holidays.splice(holidays.indexOf(h), 1);
+    }
+    for (const year of years) {
+      for (const { date, substitute } of ruleDates(r.rule, year, r.where)) {
+        if (!active(date)) continue;
+        used.add(r);
+        const same = holidays.find((h) => h.date === date && h.name === r.name);
+        if (same) {
+          same.closes = [...r.closes];
+          addCitations(same, r.citations);
+          continue;
+        }
+        const observed = substitute || r.rule.startsWith('substitutes ') ? observedFor(r, date) : null;
+        holidays.push(makeHoliday({ date, name: r.name, localName: r.localName, type: r.type, closes: r.closes, basis: 'rules', citations: r.citations, observedFor: observed, substitute: substitute || r.rule.startsWith('substitutes ') }));
+      }
+    }
+  }
+  holidays.sort(compareHolidays);
+}
+
+/** Throws when a rule gave no date in any location it names. */
+export function checkRulesUsed(rules: readonly RuleRow[], used: Set<RuleRow>): void {
+  const unused = rules.filter((r) => !used.has(r));
+  if (unused.length) throw new Error(`rules that gave no date in any year (a typo in the location, or since/until?):\n  ${unused.map((r) => `${r.where}: ${r.rule}`).join('\n  ')}`);
+}
+
+/** Which day types carry data of their own at this location, and where it comes from. */
+export function describeDayTypes(loc: IngestedLocation, rules: readonly RuleRow[], holidaySource: string): BusinessDaysLocation['day_types'] {
+  const mine = rules.filter((r) => appliesTo(r.location, loc.target.location));
+  const has = (type: Holiday['type']) => loc.holidays.some((h) => h.type === type);
+  const cited = (type: 'banking' | 'government') => {
+    const folders = [...new Set(mine.filter((r) => r.type !== 'public' && r.closes.includes(type) && !r.closes.includes('business')).map((r) => r.location.slice(0, 2)))];
+    return folders.map((cc) => `rules of sources/holidays/${cc}/rules.csv`);
+  };
+  const bankingRules = cited('banking');
+  const governmentRules = cited('government');
+  return {
+    business: { data: 'own', basis: `workweek + public holidays from ${holidaySource}` },
+    banking:
+      has('bank') || bankingRules.length > 0
+        ? { data: 'own', basis: [`business + bank holidays from ${holidaySource}`, ...bankingRules].join('; ') }
+        : { data: 'fallback', basis: `no bank holiday data: same as business` },
+    government:
+      has('government') || governmentRules.length > 0
+        ? { data: 'own', basis: ['business', ...(has('government') ? ['government closures from sources/holidays'] : []), ...governmentRules].join('; ') }
+        : { data: 'fallback', basis: `no government closure data: same as business` },
+  };
+}
