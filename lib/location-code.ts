@@ -23,3 +23,9 @@ export function canonicalLocation(text: string): string | undefined {
 export function appliesTo(code: string, location: string): boolean {
   return location === code || location.startsWith(`${code}-`);
 }
+
+/**
+ * A country or ISO 3166-2 subdivision code as a client may type it (JP, jp-13, US-CA): the travel and astronomy
+ * areas' codes. Narrower than a location code: ISO 3166-2 subdivision codes have 1-3 characters and no region.
+ */
+export const ISO_SUBDIVISION_INPUT_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/;

@@ -24,7 +24,7 @@ import { TZ_FIRST_YEAR, TZ_LAST_YEAR } from '../pipeline/config.js';
 const ROOT = join(import.meta.dirname, '..');
 const PKG_SRC = join(ROOT, 'packages', 'dataset');
 /** lib/ files the reader imports (as ./<name>.js); each must be pure (no I/O) and import only files listed here. */
-export const LIB_FILES = ['schema-types.ts', 'zone-timeline.ts', 'location-calendar.ts', 'business-answers.ts', 'business-calendar.ts', 'plain-date.ts', 'workweek.ts'];
+export const LIB_FILES = ['schema-types.ts', 'zone-timeline.ts', 'location-calendar.ts', 'business-answers.ts', 'business-calendar.ts', 'plain-date.ts', 'workweek.ts', 'location-code.ts'];
 
 /** semver.org's regular expression for a valid version. */
 const SEMVER_RE = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;

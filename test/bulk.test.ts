@@ -126,7 +126,8 @@ describe('DuckDB reads the CSVs with the types datapackage.json declares', () =>
     // RU 2025-05-02: a day off transferred from Saturday 2025-01-04, with its decree among the year's sources.
     expect(await q(`SELECT transferred, strftime(transferred_from, '%Y-%m-%d') AS f FROM holidays WHERE location = 'RU' AND date = DATE '2025-05-02'`)).toEqual([{ transferred: true, f: '2025-01-04' }]);
     const ruSources = read<BusinessDaysYear>('business-days/RU/2025.json').sources;
-    expect((await q(`SELECT url FROM location_year_sources WHERE location = 'RU' AND year = 2025 ORDER BY seq`)).map((r) => r.url)).toEqual(ruSources.map((s) => s.url));
+    expect(await q(`SELECT url, id, issuer, archive_url FROM location_year_sources WHERE location = 'RU' AND year = 2025 ORDER BY seq`))
+      .toEqual(ruSources.map((s) => ({ url: s.url, id: s.id, issuer: s.issuer, archive_url: s.archive_url })));
     // Seats: Bavaria's is Munich (GeoNames 2867714) in Europe/Berlin; a code without one says why.
     expect(await q(`SELECT seat, geonames_id::INTEGER AS id, timezone, missing_reason FROM subdivision_seats WHERE code = 'DE-BY'`))
       .toEqual([{ seat: 'Munich', id: 2867714, timezone: 'Europe/Berlin', missing_reason: null }]);
@@ -152,6 +153,25 @@ describe('DuckDB reads the CSVs with the types datapackage.json declares', () =>
     expect(await q(`SELECT temp_high_c FROM climate_normals WHERE destination = 'DE' AND month = 1`)).toEqual([{ temp_high_c: climate.months[0].temp_high_c }]);
     expect(await q(`SELECT timezone FROM astronomy_places WHERE code = 'US'`)).toEqual([{ timezone: 'America/New_York' }]);
   });
+
+  it('every citation of a holiday or working day is among its location-year\'s sources; ids are unique there', async () => {
+    for (const table of ['holidays', 'working_days']) {
+      const cited = `SELECT location, date, unnest(string_split(citations, ',')) AS id FROM ${table} WHERE citations IS NOT NULL`;
+      const orphans = await q(`SELECT c.location, strftime(c.date, '%Y-%m-%d') AS date, c.id FROM (${cited}) c
+        LEFT JOIN location_year_sources s ON s.location = c.location AND s.year = year(c.date) AND s.id = c.id WHERE s.id IS NULL LIMIT 5`);
+      expect(orphans, table).toEqual([]);
+    }
+    expect(await q(`SELECT location, year, id FROM location_year_sources GROUP BY location, year, id HAVING count(*) > 1 LIMIT 5`)).toEqual([]);
+    // CN 2025-01-26 cites what the year file says (a make-up working day comes from a published notice).
+    const cn = read<BusinessDaysYear>('business-days/CN/2025.json').working_days.find((w) => w.date === '2025-01-26')!;
+    expect(await q(`SELECT citations FROM working_days WHERE location = 'CN' AND date = DATE '2025-01-26'`)).toEqual([{ citations: cn.citations.join(',') || null }]);
+  });
+
+  it('a row from a published schedule names what it rests on', async () => {
+    // holiday.schema.json: citations is empty only for a row projected by date-holidays' rules; working days are always published.
+    expect(await q(`SELECT location, strftime(date, '%Y-%m-%d') AS date, name FROM holidays WHERE basis = 'official' AND citations IS NULL LIMIT 5`)).toEqual([]);
+    expect(await q(`SELECT location, strftime(date, '%Y-%m-%d') AS date, name FROM working_days WHERE citations IS NULL LIMIT 5`)).toEqual([]);
+  });
 });
 
 describe('Python\'s csv module reads every table', () => {
@@ -174,15 +194,19 @@ for name in sorted(os.listdir(sys.argv[1])):
 print(json.dumps(out))
 `;
     const out = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, BULK], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+    const citationsOn = (location: string, date: string, kind: 'holidays' | 'working_days') =>
+      (read<BusinessDaysYear>(`business-days/${location}/${date.slice(0, 4)}.json`)[kind] as { date: string; citations: string[] }[]).find((x) => x.date === date)!.citations.join(',');
     for (const t of tables) {
       expect(out[t.name].rows, t.name).toBe(t.rows);
       expect(out[t.name].header, t.name).toEqual(t.schema!.fields.map((f) => f.name));
     }
     expect(out.holidays.rows).toBe(counts.holiday_rows);
     expect(out.mlk).toEqual([{ location: 'US', date: '2026-01-19', type: 'public', name: 'Martin Luther King Jr. Day', local_name: 'Martin Luther King Jr. Day',
-      closes: 'business,banking,government', substitute: 'false', observed_for: '', transferred: 'false', transferred_from: '', partial: 'false', start_time: '', end_time: '', basis: 'rules' }]);
+      closes: 'business,banking,government', substitute: 'false', observed_for: '', transferred: 'false', transferred_from: '', partial: 'false', start_time: '', end_time: '', basis: 'rules',
+      citations: citationsOn('US', '2026-01-19', 'holidays') }]);
     expect(out.il_2025).toBe(read<BusinessDaysYear>('business-days/IL/2025.json').holidays.length);
-    expect(out.cn).toEqual([{ location: 'CN', date: '2025-01-26', name: 'Working day (Spring Festival)', local_name: '春节调休上班', for_holiday: 'Spring Festival', for_date: '', applies_to: 'business,banking,government' }]);
+    expect(out.cn).toEqual([{ location: 'CN', date: '2025-01-26', name: 'Working day (Spring Festival)', local_name: '春节调休上班', for_holiday: 'Spring Festival', for_date: '', applies_to: 'business,banking,government',
+      citations: citationsOn('CN', '2025-01-26', 'working_days') }]);
   });
 });
 

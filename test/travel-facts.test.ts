@@ -168,7 +168,7 @@ describe('fails closed on bad curated rows', () => {
     return () => ingestPower(dir);
   };
   it('rejects a power row without a source URL', () => {
-    expect(withFile('power-overrides.csv', (t) => t.replace('https://www.iec.ch/world-plugs', 'IEC'))).toThrow(/source URL/);
+    expect(withFile('power-overrides.csv', (t) => t.replace('https://www.iec.ch/world-plugs', 'IEC'))).toThrow(/source must be an http\(s\) URL/);
   });
   it('rejects a bad plug letter, voltage or frequency', () => {
     expect(withFile('power-overrides.csv', (t) => t.replace('GE,C F,220,50', 'GE,C Z,220,50'))).toThrow(/plug letter/);
@@ -185,7 +185,7 @@ describe('fails closed on bad curated rows', () => {
   });
   it('rejects a malformed emergency or region row', () => {
     expect(withFile('emergency-overrides.csv', (t) => t.replace('DE,110,', 'DE,11O,'))).toThrow(/police number/);
-    expect(withFile('emergency-overrides.csv', (t) => t.replace('https://www.polizei.de/', ''))).toThrow(/source URL/);
+    expect(withFile('emergency-overrides.csv', (t) => t.replace('https://www.polizei.de/', ''))).toThrow(/source must be an http\(s\) URL/);
     expect(withFile('region-overrides.csv', (t) => t.replace('JP-13,frequency,50', 'JP-13,frequency,55'))).toThrow(/frequency/);
     expect(withFile('region-overrides.csv', (t) => t.replace('JP-13,frequency', 'JP13,frequency'))).toThrow(/ISO 3166-2/);
     expect(withFile('region-overrides.csv', (t) => `${t}JP-13,frequency,50,https://www.tepco.co.jp/pg/,dup\n`)).toThrow(/duplicate/);

@@ -2,32 +2,27 @@
  * Stage: the bulk tables (dist-data/v1/bulk/): one CSV per table (UTF-8, header row, RFC 4180: CRLF, quotes
  * doubled), a Frictionless Data Package v2 descriptor (datapackage.json) and gzipped copies of the large ones.
  * The rows are read from the validated JSON documents of this same build, so a table cannot disagree with the
- * files. Every CSV is parsed back and checked against its Table Schema (columns, types, required fields, keys)
- * before anything is published: fails closed.
+ * files; each column that mirrors a JSON property takes its type, description, enum and pattern from schemas/
+ * (bulk-fields.ts). Every CSV is parsed back and checked against its Table Schema (columns, types, required
+ * fields, keys) with ajv before anything is published: fails closed.
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type {
   AstronomyPlaces, Attribution, BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear, ClimateNormals,
   CountriesIndex, TimezonesIndex, TimezoneZone, TravelIndex, TravelInfo,
 } from '../../lib/schema-types.js';
 import { climateSourceText } from '../../lib/climate.js';
+import { columnsOf, mirrorField, ownField, type BulkField } from './bulk-fields.js';
 import type { FileMap } from './emit-business-days.js';
+import { createAjv } from './validate.js';
+
+export type { BulkField } from './bulk-fields.js';
 
 /** A cell as the JSON files have it; lists are written comma-separated, null and '' as an empty field. */
 export type Cell = string | number | boolean | null | readonly string[];
-
-export interface BulkField {
-  name: string;
-  type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'list';
-  description: string;
-  required?: boolean;
-  enum?: readonly string[];
-  pattern?: string;
-  /** For lists: the values each item may take. */
-  itemEnum?: readonly string[];
-}
 
 export interface BulkTable {
   name: string;
@@ -42,13 +37,20 @@ export interface BulkTable {
 /** Tables larger than this also ship gzipped. */
 export const GZIP_OVER = 64 * 1024;
 const LIST_DELIMITER = ',';
-const DAY_TYPES = ['business', 'banking', 'government'] as const;
-const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DAY_TYPE = mirrorField('defs.schema.json', 'type', '$defs.DayType', { description: 'Day type.' });
+const DAY_TYPES = DAY_TYPE.enum as readonly (keyof BusinessDaysLocation['day_types'])[];
+const MONTHS = mirrorField('climate.schema.json', 'month_name', '$defs.ClimateMonth.month', { description: 'English month name.' }).enum as readonly string[];
 
-const f = (name: string, type: BulkField['type'], description: string, extra: Partial<BulkField> = {}): BulkField => ({ name, type, description, ...extra });
-const req = { required: true } as const;
-const location = f('location', 'string', 'Business-day location code (locations.location).', req);
+// The JSON Schemas whose documents the tables flatten.
+const place = columnsOf('business-days-location.schema.json');
+const year = columnsOf('business-days-year.schema.json');
+const zone = columnsOf('timezone-zone.schema.json');
+const zones = columnsOf('timezones-index.schema.json');
+const country = columnsOf('country.schema.json');
+const travel = columnsOf('travel.schema.json');
+const travelIndex = columnsOf('travel-index.schema.json');
+const climate = columnsOf('climate.schema.json');
+const astronomy = columnsOf('astronomy-places.schema.json');
 
 function get<T>(files: FileMap, path: string): T {
   const doc = files.get(path);
@@ -66,100 +68,109 @@ function businessDayTables(files: FileMap): BulkTable[] {
     locations.push([code, meta.name, meta.kind, meta.country, meta.parent, meta.timezone, meta.local_language, meta.range.start, meta.range.end]);
     meta.workweeks.forEach((w, i) => workweeks.push([code, i + 1, w.from, w.until, w.workweek, w.source]));
     for (const type of DAY_TYPES) rules.push([code, type, meta.day_types[type].data, meta.day_types[type].basis]);
-    for (const year of meta.years) {
-      const doc = get<BusinessDaysYear>(files, `business-days/${code}/${year}.json`);
-      years.push([code, year, doc.basis]);
-      doc.sources.forEach((s, i) => sources.push([code, year, i + 1, s.title, s.number, s.date, s.url]));
+    for (const y of meta.years) {
+      const doc = get<BusinessDaysYear>(files, `business-days/${code}/${y}.json`);
+      years.push([code, y, doc.basis]);
+      doc.sources.forEach((s, i) => sources.push([code, y, i + 1, s.title, s.number, s.date, s.url, s.id, s.issuer, s.archive_url]));
       for (const h of doc.holidays) {
         holidays.push([code, h.date, h.type, h.name, h.local_name, h.closes, h.substitute, h.observed_for, h.transferred, h.transferred_from,
-          h.partial, h.start_time ?? null, h.end_time ?? null, h.basis]);
+          h.partial, h.start_time ?? null, h.end_time ?? null, h.basis, h.citations]);
       }
-      for (const w of doc.working_days) working.push([code, w.date, w.name, w.local_name, w.for_holiday, w.for_date, w.applies_to]);
+      for (const w of doc.working_days) working.push([code, w.date, w.name, w.local_name, w.for_holiday, w.for_date, w.applies_to, w.citations]);
     }
   }
   const toLocation = { fields: ['location'], reference: { resource: 'locations', fields: ['location'] } };
-  const date = (d: string) => f('date', 'date', d, req);
   return [
     {
       name: 'locations', title: 'Business-day locations', description: 'Every location with business-day data: countries, ISO 3166-2 states and date-holidays regions (business-days/index.json and each business-days/{LOCATION}/index.json).',
       fields: [
-        f('location', 'string', 'ISO 3166-1 alpha-2 code, ISO 3166-2 code, or COUNTRY-SUBDIVISION-REGION for date-holidays sub-regions.', req),
-        f('name', 'string', 'English name.', req),
-        f('kind', 'string', 'country, state or region.', { ...req, enum: ['country', 'state', 'region'] }),
-        f('country', 'string', 'ISO 3166-1 alpha-2 code of the country.', { ...req, pattern: '^[A-Z]{2}$' }),
-        f('parent', 'string', 'The enclosing location (a region\'s state, a state\'s country); empty for a country.'),
-        f('timezone', 'string', 'IANA zone whose local date is "today" for this location (may be an alias: see timezone_aliases).', req),
-        f('local_language', 'string', 'Language of local_name in holidays.', req),
-        f('range_start', 'date', 'First date served.', req),
-        f('range_end', 'date', 'Last date served.', req),
+        place('location', 'location'),
+        place('name', 'name', { description: 'English name.' }),
+        place('kind', 'kind', { description: 'country, state or region.' }),
+        place('country', 'country', { description: 'ISO 3166-1 alpha-2 code of the country.' }),
+        place('parent', 'parent', { description: 'The enclosing location (a region\'s state, a state\'s country); empty for a country.' }),
+        place('timezone', 'timezone'),
+        place('local_language', 'local_language', { description: 'Language of local_name in holidays.' }),
+        place('range_start', 'range.start', { description: 'First date served.' }),
+        place('range_end', 'range.end', { description: 'Last date served.' }),
       ],
       primaryKey: ['location'], foreignKeys: [{ fields: ['parent'], reference: { resource: 'locations', fields: ['location'] } }], rows: locations,
     },
     {
       name: 'workweeks', title: 'Workweeks by period', description: 'The working weekdays of each location, by period: a date is inside the workweek when its weekday is listed in the period that contains it.',
       fields: [
-        location,
-        f('period', 'integer', 'Order of the period within the location, from 1.', req),
-        f('from', 'date', 'First date of the period; empty: since always.'),
-        f('until', 'date', 'Last date of the period; empty: still in force.'),
-        f('workweek', 'list', 'Working weekdays from the first after the weekend (Sunday first in Israel), comma-separated.', { ...req, itemEnum: WEEKDAYS }),
-        f('source', 'string', 'Where the workweek comes from.', req),
+        place('location', 'location'),
+        ownField('period', 'integer', 'Order of the period within the location, from 1.', true),
+        place('from', 'workweeks[].from', { description: 'First date of the period; empty: since always.' }),
+        place('until', 'workweeks[].until', { description: 'Last date of the period; empty: still in force.' }),
+        // The schema's Workweek may be empty; no period of ours is.
+        place('workweek', 'workweeks[].workweek', { required: true }),
+        place('source', 'workweeks[].source', { description: 'Where the workweek comes from.' }),
       ],
       primaryKey: ['location', 'period'], foreignKeys: [toLocation], rows: workweeks,
     },
     {
       name: 'day_type_rules', title: 'Day types per location', description: 'For each location and day type (business, banking, government): whether the type has data of its own or equals business, and what it is made of (each location\'s day_types).',
       fields: [
-        location,
-        f('type', 'string', 'Day type.', { ...req, enum: DAY_TYPES }),
-        f('data', 'string', 'own: this type has data of its own here; fallback: it equals business.', { ...req, enum: ['own', 'fallback'] }),
-        f('basis', 'string', 'What the type is made of here, with sources.', req),
+        place('location', 'location'),
+        DAY_TYPE,
+        place('data', '$defs.DayTypeCoverage.data'),
+        place('basis', '$defs.DayTypeCoverage.basis'),
       ],
       primaryKey: ['location', 'type'], foreignKeys: [toLocation], rows: rules,
     },
     {
       name: 'location_years', title: 'Basis per location-year', description: 'official when the year\'s days off and working days come from a published government schedule (cited in location_year_sources); rules when they are projected from date-holidays\' rules.',
-      fields: [location, f('year', 'integer', 'Calendar year.', req), f('basis', 'string', 'official or rules.', { ...req, enum: ['official', 'rules'] })],
+      fields: [year('location', 'location'), year('year', 'year', { description: 'Calendar year.' }), year('basis', 'basis')],
       primaryKey: ['location', 'year'], foreignKeys: [toLocation], rows: years,
     },
     {
-      name: 'location_year_sources', title: 'Sources of each location-year', description: 'The official acts behind a location-year\'s official rows (the year file\'s sources, in order).',
+      name: 'location_year_sources', title: 'Sources of each location-year', description: 'The official acts behind a location-year\'s official rows (the year file\'s sources, in order); holidays.citations and working_days.citations name them by id.',
       fields: [
-        location, f('year', 'integer', 'Calendar year.', req), f('seq', 'integer', 'Order within the year\'s sources, from 1.', req),
-        f('title', 'string', 'Title of the act, notice or data set.', req),
-        f('number', 'string', 'The act\'s number; empty when it has none.'),
-        f('date', 'date', 'When the act was signed or published; empty for a continuously updated list.'),
-        f('url', 'string', 'Where to read it.', { ...req, pattern: '^https?://' }),
+        year('location', 'location'), year('year', 'year', { description: 'Calendar year.' }),
+        ownField('seq', 'integer', 'Order within the year\'s sources, from 1.', true),
+        year('title', 'sources[].title', { description: 'Title of the act, notice or data set.' }),
+        year('number', 'sources[].number'),
+        year('date', 'sources[].date'),
+        year('url', 'sources[].url', { description: 'Where to read it.' }),
+        year('id', 'sources[].id'),
+        year('issuer', 'sources[].issuer'),
+        year('archive_url', 'sources[].archive_url'),
       ],
       primaryKey: ['location', 'year', 'seq'], foreignKeys: [{ fields: ['location', 'year'], reference: { resource: 'location_years', fields: ['location', 'year'] } }], rows: sources,
     },
     {
       name: 'holidays', title: 'Holidays', description: 'Every holiday of every location and year, one row per location, date and holiday (multi-day holidays once per day), with every field of the year files. A date is closed for a day type when a holiday on it lists that type in closes.',
       fields: [
-        location, date('Local calendar date.'),
-        f('type', 'string', 'public: closes businesses; bank: closes banks; government: closes government offices.', { ...req, enum: ['public', 'bank', 'government'] }),
-        f('name', 'string', 'English name.', req),
-        f('local_name', 'string', 'Name in the location\'s language.', req),
-        f('closes', 'list', 'Day types this holiday closes, comma-separated; empty for partial days and days a curated rule keeps open.', { itemEnum: DAY_TYPES }),
-        f('substitute', 'boolean', 'A substitute (observed) day under a standing rule.', req),
-        f('observed_for', 'date', 'For a substitute day, the date of the holiday it replaces.'),
-        f('transferred', 'boolean', 'A day off that exists only by a transfer or decree of that year.', req),
-        f('transferred_from', 'date', 'For a transferred day off, the date it was moved from when the act says so.'),
-        f('partial', 'boolean', 'Covers only part of the working day (not closed).', req),
-        f('start_time', 'string', 'Local start time of a partial-day holiday, HH:MM.', { pattern: '^\\d{2}:\\d{2}$' }),
-        f('end_time', 'string', 'Local end time of a partial-day holiday, HH:MM (24:00 = end of day).', { pattern: '^\\d{2}:\\d{2}$' }),
-        f('basis', 'string', 'official: from a published schedule; rules: projected from date-holidays.', { ...req, enum: ['official', 'rules'] }),
+        year('location', 'location'),
+        year('date', 'holidays[].date', { description: 'Local calendar date.' }),
+        year('type', 'holidays[].type'),
+        year('name', 'holidays[].name'),
+        year('local_name', 'holidays[].local_name'),
+        year('closes', 'holidays[].closes'),
+        year('substitute', 'holidays[].substitute'),
+        year('observed_for', 'holidays[].observed_for'),
+        year('transferred', 'holidays[].transferred'),
+        year('transferred_from', 'holidays[].transferred_from'),
+        year('partial', 'holidays[].partial'),
+        year('start_time', 'holidays[].start_time'),
+        year('end_time', 'holidays[].end_time'),
+        year('basis', 'holidays[].basis'),
+        year('citations', 'holidays[].citations'),
       ],
       primaryKey: ['location', 'date', 'type', 'name'], foreignKeys: [toLocation], rows: holidays,
     },
     {
       name: 'working_days', title: 'Working days outside the workweek', description: 'Dates outside the workweek that are working days (China\'s make-up days, Russia\'s working Saturdays): a business day for the types in applies_to.',
       fields: [
-        location, date('Local calendar date.'),
-        f('name', 'string', 'English name.', req), f('local_name', 'string', 'Name in the act\'s language.', req),
-        f('for_holiday', 'string', 'The holiday this working day pays for.', req),
-        f('for_date', 'date', 'The day off it pays for, when the act pairs them.'),
-        f('applies_to', 'list', 'Day types for which the date is a working day, comma-separated.', { ...req, itemEnum: DAY_TYPES }),
+        year('location', 'location'),
+        year('date', 'working_days[].date', { description: 'Local calendar date.' }),
+        year('name', 'working_days[].name'),
+        year('local_name', 'working_days[].local_name'),
+        year('for_holiday', 'working_days[].for_holiday'),
+        year('for_date', 'working_days[].for_date'),
+        year('applies_to', 'working_days[].applies_to'),
+        year('citations', 'working_days[].citations'),
       ],
       primaryKey: ['location', 'date'], foreignKeys: [toLocation], rows: working,
     },
@@ -168,46 +179,48 @@ function businessDayTables(files: FileMap): BulkTable[] {
 
 function timezoneTables(files: FileMap): BulkTable[] {
   const index = get<TimezonesIndex>(files, 'timezones/index.json');
-  const zones: Cell[][] = [], transitions: Cell[][] = [];
+  const zoneRows: Cell[][] = [], transitions: Cell[][] = [];
   for (const { id } of index.zones) {
     const z = get<TimezoneZone>(files, `timezones/zones/${id}.json`);
-    zones.push([z.id, z.name, z.country ?? null, z.comment, z.standard_offset, z.standard_offset_minutes, z.initial.offset, z.initial.offset_minutes,
+    zoneRows.push([z.id, z.name, z.country ?? null, z.comment, z.standard_offset, z.standard_offset_minutes, z.initial.offset, z.initial.offset_minutes,
       z.initial.abbreviation, z.initial.is_dst, z.window.start, z.window.end, z.tzdata_version]);
     for (const t of z.transitions) transitions.push([z.id, t.at, t.offset, t.offset_minutes, t.abbreviation, t.is_dst]);
   }
-  const aliases = Object.entries(index.aliases).map(([alias, zone]): Cell[] => [alias, zone]);
+  const aliases = Object.entries(index.aliases).map(([alias, canonical]): Cell[] => [alias, canonical]);
   const toZone = (field: string) => ({ fields: [field], reference: { resource: 'timezones', fields: ['id'] } });
+  const sameInMinutes = { description: 'The same in minutes.' };
   return [
     {
       name: 'timezones', title: 'Time zones', description: 'Canonical IANA zones with their state at the start of the window (timezones/zones/{id}.json without the transitions).',
       fields: [
-        f('id', 'string', 'IANA zone id.', req), f('name', 'string', 'Generic English name.', req),
-        f('country', 'string', 'ISO 3166-1 alpha-2 code of the zone.tab country.'),
-        f('comment', 'string', 'zone.tab\'s comment (the region the zone covers); empty when none.'),
-        f('standard_offset', 'string', 'Standard offset under the latest rules, +HH:MM.', { ...req, pattern: '^[+-]\\d{2}:\\d{2}$' }),
-        f('standard_offset_minutes', 'integer', 'The same in minutes.', req),
-        f('initial_offset', 'string', 'Offset in force at window_start.', { ...req, pattern: '^[+-]\\d{2}:\\d{2}$' }),
-        f('initial_offset_minutes', 'integer', 'The same in minutes.', req),
-        f('initial_abbreviation', 'string', 'Abbreviation in force at window_start.', req),
-        f('initial_is_dst', 'boolean', 'Daylight-saving flag at window_start.', req),
-        f('window_start', 'datetime', 'First instant covered by zone_transitions (UTC).', req),
-        f('window_end', 'datetime', 'End of the covered window (UTC).', req),
-        f('tzdata_version', 'string', 'tz database release.', req),
+        zone('id', 'id'), zone('name', 'name', { description: 'Generic English name.' }),
+        zone('country', 'country'),
+        zone('comment', 'comment'),
+        zone('standard_offset', 'standard_offset', { description: 'Standard offset under the latest rules, +HH:MM.' }),
+        zone('standard_offset_minutes', 'standard_offset_minutes'),
+        zone('initial_offset', 'initial.offset', { description: 'Offset in force at window_start.' }),
+        zone('initial_offset_minutes', 'initial.offset_minutes', sameInMinutes),
+        zone('initial_abbreviation', 'initial.abbreviation', { description: 'Abbreviation in force at window_start.' }),
+        zone('initial_is_dst', 'initial.is_dst'),
+        zone('window_start', 'window.start', { description: 'First instant covered by zone_transitions (UTC).' }),
+        zone('window_end', 'window.end', { description: 'End of the covered window (UTC).' }),
+        zone('tzdata_version', 'tzdata_version', { description: 'tz database release.' }),
       ],
-      primaryKey: ['id'], foreignKeys: [], rows: zones,
+      primaryKey: ['id'], foreignKeys: [], rows: zoneRows,
     },
     {
       name: 'timezone_aliases', title: 'Time zone aliases', description: 'Backward-compatible IANA names (links) and the canonical zone each stands for.',
-      fields: [f('alias', 'string', 'Alias (tzdata link name).', req), f('zone', 'string', 'Canonical zone id.', req)],
+      fields: [ownField('alias', 'string', 'Alias (tzdata link name).', true), zones('zone', 'aliases{}', { description: 'Canonical zone id.' })],
       primaryKey: ['alias'], foreignKeys: [toZone('zone')], rows: aliases,
     },
     {
       name: 'zone_transitions', title: 'Zone transitions', description: 'Every offset change of every zone inside the window: the offset in force at an instant is that of the last transition at or before it, else the zone\'s initial state.',
       fields: [
-        f('zone', 'string', 'IANA zone id.', req), f('at', 'datetime', 'Instant of the change (UTC).', req),
-        f('offset', 'string', 'UTC offset from then on, +HH:MM.', { ...req, pattern: '^[+-]\\d{2}:\\d{2}$' }),
-        f('offset_minutes', 'integer', 'The same in minutes.', req), f('abbreviation', 'string', 'Abbreviation from then on.', req),
-        f('is_dst', 'boolean', 'tzdata\'s daylight-saving flag.', req),
+        zone('zone', 'id'), zone('at', 'transitions[].at', { description: 'Instant of the change (UTC).' }),
+        zone('offset', 'transitions[].offset', { description: 'UTC offset from then on, +HH:MM.' }),
+        zone('offset_minutes', 'transitions[].offset_minutes', sameInMinutes),
+        zone('abbreviation', 'transitions[].abbreviation', { description: 'Abbreviation from then on.' }),
+        zone('is_dst', 'transitions[].is_dst', { description: 'tzdata\'s daylight-saving flag.' }),
       ],
       primaryKey: ['zone', 'at'], foreignKeys: [toZone('zone')], rows: transitions,
     },
@@ -225,36 +238,35 @@ function countryTables(files: FileMap): BulkTable[] {
     for (const s of c.subdivisions) subdivisions.push([s.code, c.code, s.name, s.type]);
   }
   const toCountry = { fields: ['country'], reference: { resource: 'countries', fields: ['code'] } };
+  const seq = ownField('seq', 'integer', 'Order, from 1 (primary first).', true);
   return [
     {
       name: 'countries', title: 'Countries', description: 'ISO 3166-1 countries (countries/{CODE}.json without links, currencies, languages and subdivisions, which have tables of their own).',
       fields: [
-        f('code', 'string', 'ISO 3166-1 alpha-2.', { ...req, pattern: '^[A-Z]{2}$' }), f('alpha3', 'string', 'ISO 3166-1 alpha-3.', req),
-        f('numeric', 'string', 'ISO 3166-1 numeric, three digits with leading zeros.', { ...req, pattern: '^\\d{3}$' }),
-        f('name', 'string', 'Common English name.', req), f('official_name', 'string', 'Official English name.', req), f('continent', 'string', 'Continent.', req),
-        f('capital', 'string', 'Capital (seat of government where there are several).'), f('capital_latitude', 'number', 'Latitude of the capital, degrees.'),
-        f('capital_longitude', 'number', 'Longitude of the capital, degrees.'), f('primary_currency', 'string', 'ISO 4217 code of the primary currency.'),
-        f('primary_language', 'string', 'Primary official language code.'), f('cctld', 'string', 'Country-code top-level domain.'),
-        f('phone_code', 'string', 'International calling code with a leading plus.'), f('driving_side', 'string', 'left or right.', { ...req, enum: ['left', 'right'] }),
-        f('workweek', 'list', 'Working weekdays today, from the first after the weekend, comma-separated.', { itemEnum: WEEKDAYS }),
-        f('timezones', 'list', 'Canonical IANA zones of the country, in zone.tab order, comma-separated.'),
-        f('neighbors', 'list', 'Countries sharing a land border, comma-separated.'),
+        country('code', 'code'), country('alpha3', 'alpha3'), country('numeric', 'numeric'),
+        country('name', 'name'), country('official_name', 'official_name'), country('continent', 'continent'),
+        country('capital', 'capital.name', { description: 'Capital (seat of government where there are several).' }),
+        country('capital_latitude', 'capital.latitude', { description: 'Latitude of the capital, degrees.' }),
+        country('capital_longitude', 'capital.longitude', { description: 'Longitude of the capital, degrees.' }),
+        country('primary_currency', 'primary_currency'), country('primary_language', 'primary_language'), country('cctld', 'cctld'),
+        country('phone_code', 'phone_code'), country('driving_side', 'driving_side', { description: 'left or right.' }),
+        country('workweek', 'workweek'), country('timezones', 'timezones'), country('neighbors', 'neighbors'),
       ],
       primaryKey: ['code'], foreignKeys: [], rows,
     },
     {
       name: 'country_currencies', title: 'Currencies per country', description: 'ISO 4217 currencies that are legal tender, the primary one first.',
-      fields: [f('country', 'string', 'ISO 3166-1 alpha-2.', req), f('seq', 'integer', 'Order, from 1 (primary first).', req), f('code', 'string', 'ISO 4217 code.', req), f('name', 'string', 'English name.', req), f('symbol', 'string', 'Symbol.', req)],
+      fields: [country('country', 'code'), seq, country('code', 'currencies[].code'), country('name', 'currencies[].name'), country('symbol', 'currencies[].symbol', { description: 'Symbol.' })],
       primaryKey: ['country', 'code'], foreignKeys: [toCountry], rows: currencies,
     },
     {
       name: 'country_languages', title: 'Languages per country', description: 'Official and national languages, the primary one first.',
-      fields: [f('country', 'string', 'ISO 3166-1 alpha-2.', req), f('seq', 'integer', 'Order, from 1 (primary first).', req), f('code', 'string', 'ISO 639 code.', req), f('name', 'string', 'English name.', req)],
+      fields: [country('country', 'code'), seq, country('code', 'languages[].code'), country('name', 'languages[].name')],
       primaryKey: ['country', 'code'], foreignKeys: [toCountry], rows: languages,
     },
     {
       name: 'subdivisions', title: 'Subdivisions', description: 'Every ISO 3166-2 subdivision, all levels.',
-      fields: [f('code', 'string', 'ISO 3166-2 code.', req), f('country', 'string', 'ISO 3166-1 alpha-2.', req), f('name', 'string', 'Name as ISO 3166-2 gives it.', req), f('type', 'string', 'ISO 3166-2 category.', req)],
+      fields: [country('code', 'subdivisions[].code'), country('country', 'code'), country('name', 'subdivisions[].name'), country('type', 'subdivisions[].type')],
       primaryKey: ['code'], foreignKeys: [toCountry], rows: subdivisions,
     },
     seatTable(files, countries),
@@ -271,14 +283,15 @@ function seatTable(files: FileMap, countries: CountriesIndex['countries']): Bulk
       rows.push([code, c.code, seat?.name ?? null, seat?.latitude ?? null, seat?.longitude ?? null, seat?.geonames_id ?? null, seat?.timezone ?? null, seat?.source ?? null, seat ? null : (why.get(code) ?? 'unknown')]);
     }
   }
+  const degrees = { description: 'Degrees.' };
   return {
     name: 'subdivision_seats', title: 'Seats of subdivisions', description: 'The administrative seat of each ISO 3166-2 subdivision (GeoNames place, CC BY 4.0, joined as sources/seats/SOURCE.md describes) with the IANA zone at the seat; a subdivision without a known seat has empty seat columns and the reason.',
     fields: [
-      f('code', 'string', 'ISO 3166-2 code (subdivisions.code).', req), f('country', 'string', 'ISO 3166-1 alpha-2.', req),
-      f('seat', 'string', 'Name of the seat as GeoNames gives it; empty when unknown.'), f('latitude', 'number', 'Degrees.'), f('longitude', 'number', 'Degrees.'),
-      f('geonames_id', 'integer', 'GeoNames feature id; empty for a seat typed from a cited source, or none.'),
-      f('timezone', 'string', 'Canonical IANA zone at the seat.'), f('source', 'string', 'How the seat was found.'),
-      f('missing_reason', 'string', 'Why there is no seat; empty when there is one.'),
+      country('code', 'subdivisions[].code'), country('country', 'code'),
+      country('seat', 'subdivisions[].seat.name'), country('latitude', 'subdivisions[].seat.latitude', degrees), country('longitude', 'subdivisions[].seat.longitude', degrees),
+      country('geonames_id', 'subdivisions[].seat.geonames_id'), country('timezone', 'subdivisions[].seat.timezone'), country('source', 'subdivisions[].seat.source'),
+      // Every subdivision has a row: the reason is empty where there is a seat.
+      travelIndex('missing_reason', 'coverage.seats.without_seat[].reason', { description: 'Why there is no seat; empty when there is one.', required: false }),
     ],
     primaryKey: ['code'],
     foreignKeys: [{ fields: ['code'], reference: { resource: 'subdivisions', fields: ['code'] } }, { fields: ['timezone'], reference: { resource: 'timezones', fields: ['id'] } }],
@@ -288,68 +301,73 @@ function seatTable(files: FileMap, countries: CountriesIndex['countries']): Bulk
 
 function travelTables(files: FileMap): BulkTable[] {
   const index = get<TravelIndex>(files, 'travel/index.json');
-  const travel: Cell[][] = [], stations: Cell[][] = [], normals: Cell[][] = [];
+  const travelRows: Cell[][] = [], stations: Cell[][] = [], normals: Cell[][] = [];
   for (const code of index.destinations) {
     const t = get<TravelInfo>(files, `travel/${code}.json`);
-    const climate = files.get(`travel/climate/${code}.json`) as ClimateNormals | undefined;
+    const normalsDoc = files.get(`travel/climate/${code}.json`) as ClimateNormals | undefined;
     // The documents hold no climate source (they answer without date); the column names the station a dated answer cites.
-    travel.push([t.destination, t.country, t.driving_side, t.phone_code, t.emergency.police, t.emergency.ambulance, t.emergency.fire, t.power.voltage,
-      t.power.frequency, t.power.plugs, t.sources.power, t.sources.emergency, t.sources.phone_code, t.sources.driving_side, climate ? climateSourceText(climate.station) : null]);
-    if (!climate) continue;
-    const s = climate.station;
+    travelRows.push([t.destination, t.country, t.driving_side, t.phone_code, t.emergency.police, t.emergency.ambulance, t.emergency.fire, t.power.voltage,
+      t.power.frequency, t.power.plugs, t.sources.power, t.sources.emergency, t.sources.phone_code, t.sources.driving_side, normalsDoc ? climateSourceText(normalsDoc.station) : null]);
+    if (!normalsDoc) continue;
+    const s = normalsDoc.station;
     stations.push([code, s.wmo_id, s.name, s.country, s.latitude, s.longitude, s.distance_km, s.period]);
-    climate.months.forEach((m) => normals.push([code, MONTHS.indexOf(m.month) + 1, s.wmo_id, m.month, m.temp_high_c, m.temp_low_c, m.precipitation_mm,
+    normalsDoc.months.forEach((m) => normals.push([code, MONTHS.indexOf(m.month) + 1, s.wmo_id, m.month, m.temp_high_c, m.temp_low_c, m.precipitation_mm,
       m.precipitation_days, m.humidity_percent, m.humidity_derived, m.cloud_cover_percent, m.sunshine_hours, m.wind_speed_kmh]));
   }
   const { places } = get<AstronomyPlaces>(files, 'astronomy/places.json');
   // Countries only: a region's place is its seat, in subdivision_seats.
-  const astronomy = Object.entries(places).filter(([code]) => code.length === 2).map(([code, p]): Cell[] => [code, p.name, p.latitude, p.longitude, p.timezone]);
+  const astronomyRows = Object.entries(places).filter(([code]) => code.length === 2).map(([code, p]): Cell[] => [code, p.name, p.latitude, p.longitude, p.timezone]);
   const toDestination = { fields: ['destination'], reference: { resource: 'travel', fields: ['destination'] } };
-  const num = (name: string, d: string) => f(name, 'number', `${d}; empty when the station does not report it.`);
+  const unreported = (d: string) => ({ description: `${d}; empty when the station does not report it.` });
+  // The schema allows an empty source text; every row of ours names one.
+  const source = (name: string, path: string, what: string) => travel(name, path, { description: `Source of the ${what}.`, required: true });
+  const degrees = { description: 'Degrees.' };
+  const destination = travelIndex('destination', 'climate[]', { description: 'Travel destination.' });
   return [
     {
       name: 'travel', title: 'Travel facts', description: 'Travel facts per destination (countries, and regions whose facts differ; other ISO 3166-2 codes answer with their country\'s row).',
       fields: [
-        f('destination', 'string', 'Country or region code.', req), f('country', 'string', 'The destination\'s country.', req),
-        f('driving_side', 'string', 'left or right.', { ...req, enum: ['left', 'right'] }), f('phone_code', 'string', 'Calling code with its leading plus.', req),
-        f('emergency_police', 'string', 'Digits to dial for the police.', req), f('emergency_ambulance', 'string', 'Digits to dial for an ambulance.', req),
-        f('emergency_fire', 'string', 'Digits to dial for the fire brigade.', req), f('voltage', 'integer', 'Mains voltage, volts.', req),
-        f('frequency', 'integer', 'Mains frequency, hertz.', req), f('plugs', 'list', 'Plug types (IEC letters), comma-separated.', req),
-        f('source_power', 'string', 'Source of the power facts.', req), f('source_emergency', 'string', 'Source of the emergency numbers.', req),
-        f('source_phone_code', 'string', 'Source of the calling code.', req), f('source_driving_side', 'string', 'Source of the driving side.', req),
-        f('source_climate', 'string', 'Climate station used for the destination; empty when none.'),
+        travel('destination', 'destination', { description: 'Country or region code.' }), travel('country', 'country'),
+        travel('driving_side', 'driving_side', { description: 'left or right.' }), travel('phone_code', 'phone_code'),
+        travel('emergency_police', 'emergency.police'), travel('emergency_ambulance', 'emergency.ambulance'), travel('emergency_fire', 'emergency.fire'),
+        travel('voltage', 'power.voltage', { description: 'Mains voltage, volts.' }), travel('frequency', 'power.frequency', { description: 'Mains frequency, hertz.' }),
+        travel('plugs', 'power.plugs', { description: 'Plug types (IEC letters), comma-separated.' }),
+        source('source_power', 'sources.power', 'power facts'), source('source_emergency', 'sources.emergency', 'emergency numbers'),
+        source('source_phone_code', 'sources.phone_code', 'calling code'), source('source_driving_side', 'sources.driving_side', 'driving side'),
+        ownField('source_climate', 'string', 'Climate station used for the destination; empty when none.'),
       ],
-      primaryKey: ['destination'], foreignKeys: [], rows: travel,
+      primaryKey: ['destination'], foreignKeys: [], rows: travelRows,
     },
     {
       name: 'climate_stations', title: 'Climate stations', description: 'The WMO station whose 1991-2020 normals describe each destination (nearest its capital or principal city).',
       fields: [
-        f('destination', 'string', 'Travel destination.', req), f('wmo_id', 'string', 'WMO (or national) station id.', req), f('name', 'string', 'Station name.', req),
-        f('country', 'string', 'Country whose service submitted the normals.', req), f('latitude', 'number', 'Degrees.', req), f('longitude', 'number', 'Degrees.', req),
-        f('distance_km', 'number', 'Distance from the destination\'s capital or principal city.', req), f('period', 'string', 'Normals period.', req),
+        destination, climate('wmo_id', 'station.wmo_id'), climate('name', 'station.name', { description: 'Station name.' }),
+        climate('country', 'station.country'), climate('latitude', 'station.latitude', degrees), climate('longitude', 'station.longitude', degrees),
+        climate('distance_km', 'station.distance_km'), climate('period', 'station.period', { description: 'Normals period.' }),
       ],
       primaryKey: ['destination'], foreignKeys: [toDestination], rows: stations,
     },
     {
       name: 'climate_normals', title: 'Climate normals per station and month', description: 'WMO Climatological Standard Normals 1991-2020, one row per destination\'s station and month. A value the station does not report is empty, never invented.',
       fields: [
-        f('destination', 'string', 'Travel destination.', req), f('month', 'integer', 'Month number, 1-12.', req), f('wmo_id', 'string', 'Station id (climate_stations).', req),
-        f('month_name', 'string', 'English month name.', { ...req, enum: MONTHS }),
-        num('temp_high_c', 'Mean daily maximum, Celsius'), num('temp_low_c', 'Mean daily minimum, Celsius'), num('precipitation_mm', 'Mean monthly total, millimetres'),
-        num('precipitation_days', 'Mean days with precipitation'), num('humidity_percent', 'Mean relative humidity'),
-        f('humidity_derived', 'boolean', 'Humidity derived from vapour pressure and temperature (Magnus formula).', req),
-        num('cloud_cover_percent', 'Mean cloud cover'), num('sunshine_hours', 'Mean daily sunshine hours'), num('wind_speed_kmh', 'Mean wind speed, km/h'),
+        destination, ownField('month', 'integer', 'Month number, 1-12.', true), climate('wmo_id', 'station.wmo_id'),
+        climate('month_name', 'months[].month', { description: 'English month name.' }),
+        climate('temp_high_c', 'months[].temp_high_c'), climate('temp_low_c', 'months[].temp_low_c'), climate('precipitation_mm', 'months[].precipitation_mm'),
+        climate('precipitation_days', 'months[].precipitation_days'), climate('humidity_percent', 'months[].humidity_percent'),
+        climate('humidity_derived', 'months[].humidity_derived', { description: 'Humidity derived from vapour pressure and temperature (Magnus formula).' }),
+        climate('cloud_cover_percent', 'months[].cloud_cover_percent', unreported('Mean cloud cover')), climate('sunshine_hours', 'months[].sunshine_hours'),
+        climate('wind_speed_kmh', 'months[].wind_speed_kmh', unreported('Mean wind speed, km/h')),
       ],
       primaryKey: ['destination', 'month'], foreignKeys: [{ fields: ['destination'], reference: { resource: 'climate_stations', fields: ['destination'] } }], rows: normals,
     },
     {
       name: 'astronomy_places', title: 'Astronomy places', description: 'The place each country code stands for in the astronomy area (its capital) and that place\'s zone.',
       fields: [
-        f('code', 'string', 'ISO 3166-1 alpha-2.', req), f('name', 'string', 'Place name.', req), f('latitude', 'number', 'Degrees.', req),
-        f('longitude', 'number', 'Degrees.', req), f('timezone', 'string', 'IANA zone id.', req),
+        ownField('code', 'string', 'ISO 3166-1 alpha-2.', true), astronomy('name', 'places{}.name', { description: 'Place name.' }),
+        astronomy('latitude', 'places{}.latitude', degrees), astronomy('longitude', 'places{}.longitude', degrees), astronomy('timezone', 'places{}.timezone'),
       ],
       primaryKey: ['code'], foreignKeys: [{ fields: ['code'], reference: { resource: 'countries', fields: ['code'] } }, { fields: ['timezone'], reference: { resource: 'timezones', fields: ['id'] } }],
-      rows: astronomy,
+      rows: astronomyRows,
     },
   ];
 }
@@ -398,59 +416,74 @@ export function gzipDeterministic(data: string | Uint8Array): Buffer {
   return gz;
 }
 
-const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-function isDate(v: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-  const y = Number(v.slice(0, 4)), m = Number(v.slice(5, 7)), d = Number(v.slice(8, 10));
-  return m >= 1 && m <= 12 && d >= 1 && d <= (m === 2 && !isLeap(y) ? 28 : DAYS_IN_MONTH[m - 1]);
-}
-
-const TYPE_CHECKS: Record<BulkField['type'], (v: string) => boolean> = {
-  string: (v) => v !== '',
-  list: (v) => v !== '',
-  integer: (v) => /^-?\d+$/.test(v),
-  number: (v) => /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(v),
-  boolean: (v) => v === 'true' || v === 'false',
-  date: isDate,
-  datetime: (v) => /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/.test(v) && isDate(v.slice(0, 10)),
+/** How each Table Schema type is written in a cell (its default format); '' is a missing value, never checked. */
+const LEXICAL: Record<BulkField['type'], object> = {
+  string: { type: 'string' },
+  list: { type: 'string' },
+  integer: { type: 'string', pattern: '^-?\\d+$' },
+  number: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?([eE][+-]?\\d+)?$' },
+  boolean: { type: 'string', enum: ['true', 'false'] },
+  date: { type: 'string', format: 'date' },
+  datetime: { type: 'string', format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$' },
 };
 
-/** A checker per field: the problem with a non-empty value, or undefined. */
-function fieldChecker(field: BulkField): (v: string) => string | undefined {
-  const type = TYPE_CHECKS[field.type];
-  const allowed = new Set(field.type === 'list' ? field.itemEnum : field.enum);
-  const pattern = field.pattern ? new RegExp(field.pattern) : undefined;
-  const one = (item: string) => {
-    if (!type(item)) return `${field.name} ${JSON.stringify(item)} is not a ${field.type}`;
-    if (allowed.size && !allowed.has(item)) return `${field.name} ${JSON.stringify(item)} is not one of ${[...allowed].join(', ')}`;
-    if (pattern && !pattern.test(item)) return `${field.name} ${JSON.stringify(item)} does not match ${field.pattern}`;
-    return undefined;
-  };
-  if (field.type !== 'list') return one;
-  return (v) => {
-    for (const item of v.split(LIST_DELIMITER)) {
-      const problem = one(item);
-      if (problem) return problem;
-    }
-    return undefined;
+const constraints = (values: readonly (string | number)[] | undefined, pattern: string | undefined) => ({
+  type: 'string',
+  ...(values ? { enum: values.map(String) } : {}),
+  ...(pattern ? { pattern } : {}),
+});
+
+/**
+ * The JSON Schema a CSV record of `table` must satisfy, from its Table Schema fields: the record as an object of
+ * its non-empty cells (lists split on the delimiter), each cell its type's lexical form (allOf/0) and its
+ * constraints (allOf/1), required fields and primary-key fields present.
+ */
+export function rowSchema(table: BulkTable): object {
+  const cell = (x: BulkField) =>
+    x.type === 'list'
+      ? { type: 'array', items: { allOf: [{ type: 'string', minLength: 1 }, constraints(x.itemEnum, x.itemPattern)] } }
+      : { allOf: [LEXICAL[x.type], constraints(x.enum, x.pattern)] };
+  return {
+    type: 'object',
+    properties: Object.fromEntries(table.fields.map((x) => [x.name, cell(x)])),
+    required: table.fields.filter((x) => x.required || table.primaryKey.includes(x.name)).map((x) => x.name),
+    additionalProperties: false,
   };
 }
+
+/** One ajv error as "column "value" problem". */
+function problemText(e: ErrorObject, record: Record<string, string | string[]>, fields: Map<string, BulkField>): string {
+  if (e.keyword === 'required') return `${(e.params as { missingProperty: string }).missingProperty} is required`;
+  const [column, item] = e.instancePath.split('/').slice(1);
+  const cell = record[column];
+  const value = JSON.stringify(item === undefined ? cell : (cell as string[])[Number(item)]);
+  const field = fields.get(column)!;
+  if (/\/allOf\/0\//.test(e.schemaPath)) {
+    if (field.type === 'list') return `${column} ${JSON.stringify((cell as string[]).join(LIST_DELIMITER))} has an empty item`;
+    return `${column} ${value} is not ${/^[aeiou]/.test(field.type) ? 'an' : 'a'} ${field.type}`;
+  }
+  if (e.keyword === 'enum') return `${column} ${value} is not one of ${(e.params as { allowedValues: string[] }).allowedValues.join(', ')}`;
+  if (e.keyword === 'pattern') return `${column} ${value} does not match ${(e.params as { pattern: string }).pattern}`;
+  return `${column} ${value} ${e.message}`;
+}
+
+let ajv: ReturnType<typeof createAjv> | undefined;
+const rowValidator = (table: BulkTable): ValidateFunction => (ajv ??= createAjv()).compile(rowSchema(table));
 
 /**
  * Parses a table's CSV back (an independent parser: csv-parse) and checks it against its Table Schema: header,
- * column count, types, required fields, enums and patterns, unique primary keys, foreign keys into `all`.
- * Throws naming the table, line and column of the first problems.
+ * column count, each record against rowSchema with ajv (types, required fields, enums and patterns), unique
+ * primary keys, foreign keys into `all`. Throws naming the table, line and column of the first problems.
  */
 export function validateCsv(table: BulkTable, csv: string, all: Map<string, BulkTable>): number {
   const records = parse(csv, { relax_column_count: true, record_delimiter: '\r\n' }) as string[][];
   const problems: string[] = [];
   const names = table.fields.map((x) => x.name);
+  const fields = new Map(table.fields.map((x) => [x.name, x]));
   if (records[0]?.join(',') !== names.join(',')) problems.push(`header is ${records[0]?.join(',')}, expected ${names.join(',')}`);
   const keys = new Set<string>();
   const pk = table.primaryKey.map((k) => names.indexOf(k));
-  const checks = table.fields.map(fieldChecker);
-  const required = table.fields.map((x) => Boolean(x.required) || table.primaryKey.includes(x.name));
+  const validate = rowValidator(table);
   for (let n = 1; n < records.length && problems.length < 10; n++) {
     const rec = records[n];
     const at = `line ${n + 1}`;
@@ -458,15 +491,11 @@ export function validateCsv(table: BulkTable, csv: string, all: Map<string, Bulk
       problems.push(`${at}: ${rec.length} columns, expected ${names.length}`);
       continue;
     }
+    const record: Record<string, string | string[]> = {};
     for (let i = 0; i < rec.length; i++) {
-      const v = rec[i];
-      if (v === '') {
-        if (required[i]) problems.push(`${at}: ${names[i]} is required`);
-        continue;
-      }
-      const problem = checks[i](v);
-      if (problem) problems.push(`${at}: ${problem}`);
+      if (rec[i] !== '') record[names[i]] = table.fields[i].type === 'list' ? rec[i].split(LIST_DELIMITER) : rec[i];
     }
+    if (!validate(record)) for (const text of new Set(validate.errors!.map((e) => problemText(e, record, fields)))) problems.push(`${at}: ${text}`);
     const key = pk.map((i) => rec[i]).join('\u0000');
     if (keys.has(key)) problems.push(`${at}: duplicate primary key (${table.primaryKey.join(', ')}) = ${pk.map((i) => rec[i]).join(', ')}`);
     keys.add(key);

@@ -12,9 +12,7 @@
  * distance beyond MAX_DISTANCE_KM or a capital correction that no longer matches
  * its input stops the build.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import type { ClimateNormals, ClimateNote } from '../../lib/schema-types.js';
 import {
   buildMonths,
@@ -30,6 +28,7 @@ import {
   type ClimateField,
   type ParamRow,
 } from '../../lib/climate.js';
+import { readCsv } from './read-csv.js';
 
 export type { ClimateNormals, ClimateNote };
 
@@ -54,16 +53,28 @@ interface Choice {
   where: string;
 }
 
-type Csv = Record<string, string>[];
-const readCsv = (path: string): Csv =>
-  parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true, bom: true }) as Csv;
+/** The header of each CSV the stage reads (station-choices.csv is ours; derived/ is extract.py's output). */
+const HEADERS = {
+  choices: 'cca2,decision,station_file,station_country,station_lat,station_lon,capital,capital_lat,capital_lon,capital_upstream,drop_fields,reason,source',
+  isoOfFolder: 'country_dir,iso2_guess',
+  stations: 'region,country_dir,country_in_file,station_in_file,wmo,wigos,lat,lon,coord_flag,elev_m,file',
+  candidates:
+    'cca2,country,independent,capital,cap_lat,cap_lon,rank,station_country_dir,station_country_iso2_guess,same_country,station_file,station_name,' +
+    'wmo_or_national_id,st_lat,st_lon,elev_m,dist_km,name_match,complete_12_month_fields,note',
+  values:
+    'wmo_id,region,country_dir,station_in_file,station_file,param_code,param,param_name_in_file,unit_in_file,calc_name,calc_code,row_in_block,' +
+    'jan,feb,mar,apr,may,jun,jul,aug,sep,oct,nov,dec,annual',
+  seatPoints: 'code,latitude,longitude',
+};
+/** The rows of a CSV whose header must be `header`. */
+const rowsOf = (path: string, header: string) => readCsv(path, header).map((r) => r.row);
 
 const MISSING_ID = /^(?:|NA|N\/A|X+)$/i;
 
 function loadStations(dir: string): Map<string, Station> {
-  const iso = new Map(readCsv(join(dir, 'derived', 'country_dir_to_iso2.csv')).map((r) => [r.country_dir, r.iso2_guess.split(' ')]));
+  const iso = new Map(rowsOf(join(dir, 'derived', 'country_dir_to_iso2.csv'), HEADERS.isoOfFolder).map((r) => [r.country_dir, r.iso2_guess.split(' ')]));
   const stations = new Map<string, Station>();
-  for (const r of readCsv(join(dir, 'derived', 'wmo9120_stations.csv'))) {
+  for (const r of rowsOf(join(dir, 'derived', 'wmo9120_stations.csv'), HEADERS.stations)) {
     const countries = iso.get(r.country_dir);
     if (!countries) throw new Error(`climate: no ISO code for station folder ${r.country_dir}`);
     stations.set(r.file, {
@@ -81,7 +92,7 @@ function loadStations(dir: string): Map<string, Station> {
 /** code -> candidate station paths, best rank first. */
 function loadCandidates(dir: string): Map<string, string[]> {
   const out = new Map<string, { rank: number; path: string }[]>();
-  for (const r of readCsv(join(dir, 'derived', 'capital_station_candidates.csv'))) {
+  for (const r of rowsOf(join(dir, 'derived', 'capital_station_candidates.csv'), HEADERS.candidates)) {
     if (!r.station_file) continue;
     const list = out.get(r.cca2) ?? [];
     list.push({ rank: Number(r.rank), path: r.station_file });
@@ -100,8 +111,8 @@ function coordinate(text: string, max: number, where: string): number | null {
 /** Parses and checks sources/climate/station-choices.csv. */
 export function loadStationChoices(csvPath: string): Map<string, Choice> {
   const choices = new Map<string, Choice>();
-  readCsv(csvPath).forEach((r, i) => {
-    const where = `${csvPath} row ${i + 2} (${r.cca2})`;
+  for (const { row: r, where: line } of readCsv(csvPath, HEADERS.choices)) {
+    const where = `${line} (${r.cca2})`;
     if (!/^[A-Z]{2}$/.test(r.cca2)) throw new Error(`${where}: bad code`);
     if (choices.has(r.cca2)) throw new Error(`${where}: duplicate code`);
     if (!['use', 'reject', ''].includes(r.decision)) throw new Error(`${where}: decision must be use, reject or empty`);
@@ -130,7 +141,7 @@ export function loadStationChoices(csvPath: string): Map<string, Choice> {
       dropFields,
       where,
     });
-  });
+  }
   return choices;
 }
 
@@ -143,7 +154,7 @@ const MONTH_COLUMNS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', '
 
 function loadValues(dir: string): StationValues {
   const out: StationValues = new Map();
-  for (const r of readCsv(join(dir, 'derived', 'wmo9120_selected_params_long.used-stations.csv'))) {
+  for (const r of rowsOf(join(dir, 'derived', 'wmo9120_selected_params_long.used-stations.csv'), HEADERS.values)) {
     const path = `Region-${r.region}-WMO-Normals-9120/${r.country_dir}/CSV/${r.station_file}.csv`;
     const params = out.get(path) ?? new Map<string, ParamRow[]>();
     const key = `${r.param}/${r.calc_code}`;
@@ -286,7 +297,7 @@ function meanDailyRange(months: { temp_high_c: number | null; temp_low_c: number
  * a seat that moved, appeared or went since would silently miss stations, so the stage stops instead.
  */
 function checkSeatPoints(dir: string, seats: Map<string, { latitude: number; longitude: number } | null>): void {
-  const listed = new Map(readCsv(join(dir, 'derived', 'seat-points.csv')).map((r) => [r.code, [Number(r.latitude), Number(r.longitude)]]));
+  const listed = new Map(rowsOf(join(dir, 'derived', 'seat-points.csv'), HEADERS.seatPoints).map((r) => [r.code, [Number(r.latitude), Number(r.longitude)]]));
   const stale: string[] = [];
   for (const [code, seat] of seats) {
     const p = listed.get(code);

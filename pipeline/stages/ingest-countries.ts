@@ -11,8 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import type { Attribution, Country, CountryCapital, CountryCurrency, CountryLanguage, SubdivisionSeat, Workweek } from '../../lib/schema-types.js';
+import { checkUrl, readCsv } from './read-csv.js';
 
 export interface CountryInputs {
   /** alpha-2 -> canonical IANA zones, in zone.tab order. */
@@ -80,24 +80,23 @@ const CONTINENTS = new Set(['Africa', 'Antarctica', 'Asia', 'Europe', 'North Ame
 const FIELDS = new Set<Field>(['language', 'capital', 'phone_code']);
 const PHONE_RE = /^\+[1-9]\d{0,2}( \d{1,4})?$/;
 
-function readCsv(path: string): (Record<string, string> & { where: string })[] {
-  const rows = parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
-  return rows.map((r, i) => {
-    const where = `${path} row ${i + 2}`;
-    if (!/^https?:\/\//.test(r.source ?? '')) throw new Error(`${where}: every row needs a source URL`);
-    if (!r.reason) throw new Error(`${where}: every row needs a reason`);
-    return { ...r, where };
+/** A curated table of sources/countries/: every row gives a reason and cites a source URL. */
+function readCurated(path: string, header: string): (Record<string, string> & { where: string })[] {
+  return readCsv(path, header).map(({ row, where }) => {
+    checkUrl(row.source, where);
+    if (!row.reason) throw new Error(`${where}: every row needs a reason`);
+    return { ...row, where };
   });
 }
 
 /** Reads every file the stage uses; everything after this is pure. */
 export function loadCountrySources(sourcesDir: string): CountrySources {
   const dir = join(sourcesDir, 'countries');
-  const corrections = readCsv(join(dir, 'corrections.csv')).map((r) => {
+  const corrections = readCurated(join(dir, 'corrections.csv'), 'country,field,upstream,corrected,reason,source').map((r) => {
     if (!/^[A-Z]{2}$/.test(r.country) || !FIELDS.has(r.field as Field)) throw new Error(`${r.where}: bad country or field`);
     return { country: r.country, field: r.field as Field, upstream: r.upstream, corrected: r.corrected, where: r.where };
   });
-  const currencyNames = readCsv(join(dir, 'currency-names.csv')).map((r) => {
+  const currencyNames = readCurated(join(dir, 'currency-names.csv'), 'code,name,symbol,reason,source').map((r) => {
     if (!/^[A-Z]{3}$/.test(r.code) || !r.name || !r.symbol) throw new Error(`${r.where}: needs code, name and symbol`);
     return { code: r.code, name: r.name, symbol: r.symbol, where: r.where };
   });

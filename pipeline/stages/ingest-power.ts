@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { checkUrl, readCsv } from './read-csv.js';
 
 export interface PowerFact {
   plugs: string[];
@@ -47,7 +47,6 @@ export interface IngestedPower {
 const CODE = /^[A-Z]{2}$/;
 const REGION = /^[A-Z]{2}-[A-Z0-9]{1,3}$/;
 const PLUG = /^[A-O]$/;
-const URL = /^https?:\/\/\S+$/;
 const NUMBER = /^[0-9]{2,10}$/;
 /** GSM/3GPP numbers every handset treats as emergency calls; a national number is preferred. */
 const GENERIC = new Set(['112', '911']);
@@ -73,23 +72,6 @@ function parseVoltage(text: string, where: string): number {
 function parseFrequency(text: string, where: string): number {
   if (text !== '50' && text !== '60') throw new Error(`${where}: bad frequency "${text}" (50 or 60)`);
   return Number(text);
-}
-
-function readCsv(path: string, header: string[]): Record<string, string>[] {
-  const text = readFileSync(path, 'utf8');
-  const rows = parse(text, { columns: false, skip_empty_lines: true, trim: true }) as string[][];
-  if (rows.length === 0 || rows[0].join(',') !== header.join(',')) {
-    throw new Error(`${path}: header must be "${header.join(',')}"`);
-  }
-  return rows.slice(1).map((cells, i) => {
-    if (cells.length !== header.length) throw new Error(`${path} row ${i + 2}: ${cells.length} fields, expected ${header.length}`);
-    return Object.fromEntries(header.map((h, j) => [h, cells[j]]));
-  });
-}
-
-function requireSource(source: string, where: string): string {
-  if (!URL.test(source)) throw new Error(`${where}: every row needs a source URL, got "${source}"`);
-  return source;
 }
 
 /** fluids-power's TSV, keyed by upper-case code, with Malta's `np` row remapped to MT. */
@@ -133,12 +115,11 @@ interface PowerOverride {
 /** power-overrides.csv: each row either explicit values or inherit_from, never both. */
 export function loadPowerOverrides(path: string): PowerOverride[] {
   const seen = new Set<string>();
-  return readCsv(path, ['code', 'plugs', 'voltage', 'frequency', 'inherit_from', 'source', 'note']).map((r, i) => {
-    const where = `${path} row ${i + 2}`;
+  return readCsv(path, 'code,plugs,voltage,frequency,inherit_from,source,note').map(({ row: r, where }) => {
     if (!CODE.test(r.code)) throw new Error(`${where}: bad code "${r.code}"`);
     if (seen.has(r.code)) throw new Error(`${where}: duplicate code ${r.code}`);
     seen.add(r.code);
-    const source = requireSource(r.source, where);
+    const source = checkUrl(r.source, where);
     const values = [r.plugs, r.voltage, r.frequency];
     if (r.inherit_from !== '') {
       if (values.some((v) => v !== '')) throw new Error(`${where}: inherit_from and explicit values are exclusive`);
@@ -214,13 +195,12 @@ export function loadAndroidEcc(path: string): Record<string, EmergencyFact> {
 
 export function loadEmergencyOverrides(path: string): (EmergencyFact & { code: string })[] {
   const seen = new Set<string>();
-  return readCsv(path, ['code', 'police', 'ambulance', 'fire', 'source', 'note']).map((r, i) => {
-    const where = `${path} row ${i + 2}`;
+  return readCsv(path, 'code,police,ambulance,fire,source,note').map(({ row: r, where }) => {
     if (!CODE.test(r.code)) throw new Error(`${where}: bad code "${r.code}"`);
     if (seen.has(r.code)) throw new Error(`${where}: duplicate code ${r.code}`);
     seen.add(r.code);
     for (const k of ['police', 'ambulance', 'fire'] as const) if (!NUMBER.test(r[k])) throw new Error(`${where}: bad ${k} number "${r[k]}"`);
-    return { code: r.code, police: r.police, ambulance: r.ambulance, fire: r.fire, source: requireSource(r.source, where) };
+    return { code: r.code, police: r.police, ambulance: r.ambulance, fire: r.fire, source: checkUrl(r.source, where) };
   });
 }
 
@@ -243,11 +223,10 @@ export function applyEmergencyOverrides(
 export function loadRegionOverrides(path: string, power: Record<string, PowerFact>): Record<string, RegionFact> {
   const out: Record<string, RegionFact> = {};
   const sources: Record<string, string[]> = {};
-  for (const [i, r] of readCsv(path, ['region', 'field', 'value', 'source', 'note']).entries()) {
-    const where = `${path} row ${i + 2}`;
+  for (const { row: r, where } of readCsv(path, 'region,field,value,source,note')) {
     if (!REGION.test(r.region)) throw new Error(`${where}: bad ISO 3166-2 code "${r.region}"`);
     if (!power[r.region.slice(0, 2)]) throw new Error(`${where}: ${r.region.slice(0, 2)} has no power facts`);
-    const source = requireSource(r.source, where);
+    const source = checkUrl(r.source, where);
     const fact = (out[r.region] ??= { source: '' });
     if (r.field !== 'voltage' && r.field !== 'frequency' && r.field !== 'plugs') throw new Error(`${where}: bad field "${r.field}"`);
     if (fact[r.field] !== undefined) throw new Error(`${where}: duplicate ${r.field} for ${r.region}`);

@@ -25,8 +25,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import type { SubdivisionSeat } from '../../lib/schema-types.js';
+import { checkUrl, readCsv } from './read-csv.js';
 
 export type { SubdivisionSeat };
 
@@ -86,7 +86,6 @@ export interface SeatReport {
 }
 
 const require = createRequire(import.meta.url);
-const readCsv = (path: string) => parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
 
 /** The tzdata links of sources/tzdata/tzdata.zi ("L TARGET NAME"). */
 export function readTzLinks(sourcesDir: string): Map<string, string> {
@@ -105,10 +104,11 @@ function loadOverrides(path: string): Override[] {
     if (!/^-?\d+(\.\d+)?$/.test(text) || Math.abs(x) > max) throw new Error(`${where}: bad number "${text}"`);
     return x;
   };
-  return readCsv(path).map((r, i) => {
-    const where = `${path} row ${i + 2} (${r.code})`;
-    if (!/^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(r.code ?? '')) throw new Error(`${where}: bad code`);
-    if (!r.reason || !r.source_title || !/^https?:\/\//.test(r.source_url ?? '')) throw new Error(`${where}: every row needs a reason, a source_title and a source_url`);
+  return readCsv(path, 'code,geonames_id,name,latitude,longitude,reason,source_title,source_url').map(({ row: r, where: line }) => {
+    const where = `${line} (${r.code})`;
+    if (!/^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(r.code)) throw new Error(`${where}: bad code`);
+    if (!r.reason || !r.source_title) throw new Error(`${where}: every row needs a reason and a source_title`);
+    checkUrl(r.source_url, where, 'source_url');
     const geonamesId = r.geonames_id === '' ? null : Number(r.geonames_id);
     if (geonamesId !== null && !(Number.isInteger(geonamesId) && geonamesId > 0)) throw new Error(`${where}: bad geonames_id`);
     const latitude = num(r.latitude, 90, where);
@@ -137,14 +137,16 @@ export function loadPlaces(): Place[] {
 export function loadSeatSources(sourcesDir: string): SeatSources {
   const dir = join(sourcesDir, 'seats');
   const admin1 = new Map<string, string[]>();
-  for (const r of readCsv(join(dir, 'iso3166-2-db-admin1.csv'))) admin1.set(r.code, [...(admin1.get(r.code) ?? []), r.geonames_admin1]);
+  for (const { row: r } of readCsv(join(dir, 'iso3166-2-db-admin1.csv'), 'code,geonames_admin1,region_geonames_id')) {
+    admin1.set(r.code, [...(admin1.get(r.code) ?? []), r.geonames_admin1]);
+  }
   const formerCodes = new Map<string, string>();
-  readCsv(join(dir, 'code-changes.csv')).forEach((r, i) => {
-    const where = `${join(dir, 'code-changes.csv')} row ${i + 2}`;
-    if (!/^https?:\/\//.test(r.source_url ?? '') || !r.source_title) throw new Error(`${where}: every row needs a source_title and a source_url`);
+  for (const { row: r, where } of readCsv(join(dir, 'code-changes.csv'), 'iso_code,former_code,source_title,source_url')) {
+    if (!r.source_title) throw new Error(`${where}: every row needs a source_title`);
+    checkUrl(r.source_url, where, 'source_url');
     if (formerCodes.has(r.iso_code)) throw new Error(`${where}: ${r.iso_code} twice`);
     formerCodes.set(r.iso_code, r.former_code);
-  });
+  }
   const iso = JSON.parse(readFileSync(join(sourcesDir, 'countries', 'iso-codes', 'iso_3166-2.json'), 'utf8')) as { '3166-2': IsoSubdivision[] };
   return {
     subdivisions: iso['3166-2'],

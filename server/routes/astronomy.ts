@@ -11,6 +11,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { FIRST_DATE, LAST_DATE, isTimeZone, localDate, moonDay, sunDay } from '../../lib/astronomy.js';
+import { ISO_SUBDIVISION_INPUT_RE } from '../../lib/location-code.js';
 import { parseDate } from '../../lib/plain-date.js';
 import { answer, answerJson, utf8 } from '../answer-headers.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
@@ -32,7 +33,7 @@ export interface AstronomyRoutesOptions {
 }
 
 /** A country code (NO) or a region code (US-CA, GB-ENG, FR-75C): ISO 3166-2 subdivisions have 1-3 characters. */
-export const CODE_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/;
+export const CODE_RE = ISO_SUBDIVISION_INPUT_RE;
 /** defs.schema.json ZoneId: IANA ids only (Intl would also take offsets such as +05:00). */
 const ZONE_RE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;

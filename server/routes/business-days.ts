@@ -6,6 +6,7 @@ import { Hono, type Context } from 'hono';
 import { checkAnswer, countJson, nextAnswer, shiftAnswer } from '../../lib/business-answers.js';
 import { DAY_TYPES, type DayType, type LocationCalendar } from '../../lib/location-calendar.js';
 import { renderFeed } from '../../lib/icalendar.js';
+import { canonicalLocation, LOCATION_INPUT_RE } from '../../lib/location-code.js';
 import { formatDate, parseDate } from '../../lib/plain-date.js';
 import type { BusinessDaysYear } from '../../lib/schema-types.js';
 import { answer, answerJson } from '../answer-headers.js';
@@ -22,7 +23,8 @@ export const MAX_COUNT_DAYS = 3_660;
 export const MAX_FEED_YEARS = 10;
 const CALENDAR = { 'content-type': 'text/calendar; charset=utf-8' };
 
-export const LOCATION_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,12}){0,2}$/;
+/** The path parameter's pattern, as server/openapi.ts documents it. */
+export const LOCATION_RE = LOCATION_INPUT_RE;
 
 export interface BusinessDaysDeps {
   store: DatasetStore;
@@ -41,9 +43,9 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   function resolveLocation(c: Context, accepted: string): { code: string; cal: LocationCalendar; q: Query } {
     const q = queryOf(c, accepted);
     const raw = c.req.param('location') ?? '';
-    const code = raw.toUpperCase();
-    if (!LOCATION_RE.test(raw) || !store.has(code)) {
-      const name = store.withoutData(code);
+    const code = canonicalLocation(raw);
+    if (code === undefined || !store.has(code)) {
+      const name = code === undefined ? undefined : store.withoutData(code);
       if (name) throw notFound('no_holiday_data', `No holiday data exists for ${code} (${name}); we do not guess a calendar made of weekends only.`, 'location');
       throw notFound('unknown_location', `Unknown location "${raw.slice(0, 40)}": use an ISO 3166-1 alpha-2 code (US) or a region code (US-CA); GET /v1/business-days lists them.`, 'location');
     }

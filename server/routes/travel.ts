@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { climateSourceText } from '../../lib/climate.js';
+import { ISO_SUBDIVISION_INPUT_RE } from '../../lib/location-code.js';
 import { powerCompatibility } from '../../lib/plugs.js';
 import { civilFromDays, parseDate } from '../../lib/plain-date.js';
 import { stableJson } from '../../lib/stable-json.js';
@@ -19,7 +20,8 @@ import { answer, answerJson, utf8 } from '../answer-headers.js';
 import { badRequest, notFound } from '../errors.js';
 import { queryOf, single } from '../query.js';
 
-export const CODE_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/;
+/** A destination or `from` code: a country or an ISO 3166-2 subdivision (server/openapi.ts documents it). */
+export const CODE_RE = ISO_SUBDIVISION_INPUT_RE;
 
 export function travelRoutes(dataDir: string) {
   const dir = join(dataDir, 'v1', 'travel');

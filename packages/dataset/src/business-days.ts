@@ -3,7 +3,7 @@
  * holidays per calendar year, and the five business-day questions answered
  * as GET /v1/business-days/… answers them, by the same code
  * (lib/location-calendar.ts and lib/business-answers.ts, copied in beside
- * this file when the package is packed).
+ * this file when the package is packed, as is lib/location-code.ts).
  *
  * Data: business-days/index.json (the list), business-days/locations.json
  * (each location's [offset, length] in locations.bin) and
@@ -14,6 +14,7 @@
 import { checkAnswer, countAnswer, nextAnswer, shiftAnswer } from './business-answers.js';
 import { isBusinessDay as isOpen } from './business-calendar.js';
 import { DAY_TYPES, isRelevant, LocationCalendar, type DayType } from './location-calendar.js';
+import { canonicalLocation } from './location-code.js';
 import { parseDate } from './plain-date.js';
 import { once, parseBrotliJson, readBytes, readJson } from './read-json.js';
 import type {
@@ -30,8 +31,6 @@ import type {
 
 export type { DayType } from './location-calendar.js';
 
-/** Country, subdivision and date-holidays sub-region codes: US, US-CA, US-CA-LA, BR-GO-GOIANIA, GT-1-101. */
-const LOCATION_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,13}){0,2}$/;
 /** Locations kept decoded; past this many the cache starts over, so memory stays bounded (~1-3 MB each). */
 const MAX_LOCATIONS = 64;
 
@@ -48,9 +47,9 @@ const entries = new Map<string, Entry>();
 
 /** The upper-case code of a known location; data is only ever looked up by these. */
 function knownLocation(location: string): string | undefined {
-  if (typeof location !== 'string' || !LOCATION_RE.test(location)) return undefined;
-  const code = location.toUpperCase();
-  return offsets().has(code) ? code : undefined;
+  // Country, subdivision and date-holidays sub-region codes (US, US-CA, BR-GO-GOIANIA), as the API takes them.
+  const code = typeof location === 'string' ? canonicalLocation(location) : undefined;
+  return code !== undefined && offsets().has(code) ? code : undefined;
 }
 
 /** A known location's documents, decoded on first use. */

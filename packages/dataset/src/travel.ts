@@ -4,11 +4,9 @@
  * destination's own document, else, for an ISO 3166-2 code, its country's
  * document re-addressed to the region.
  */
+import { ISO_SUBDIVISION_INPUT_RE } from './location-code.js';
 import { deepFreeze, once, readJson } from './read-json.js';
 import type { TravelIndex, TravelInfo } from './schema-types.js';
-
-/** The API's destination pattern (server/routes/travel.ts): JP, JP-13. */
-const CODE_RE = /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/;
 
 const index = once(() => {
   const doc = readJson<TravelIndex>('travel/index.json');
@@ -24,7 +22,8 @@ const regionDocs = new Map<string, TravelInfo>();
  * @example getTravel('JP')?.driving_side // 'left'
  */
 export function getTravel(code: string): TravelInfo | undefined {
-  if (typeof code !== 'string' || !CODE_RE.test(code)) return undefined;
+  // The API's destination pattern (server/routes/travel.ts): JP, JP-13.
+  if (typeof code !== 'string' || !ISO_SUBDIVISION_INPUT_RE.test(code)) return undefined;
   const destination = code.toUpperCase();
   const { own, regions } = index();
   if (own.has(destination)) return documents().get(destination);
