@@ -10,9 +10,9 @@ export const SUN_THU = ['monday', 'tuesday', 'wednesday', 'thursday', 'sunday'] 
 /** A made-up location, XA, 2025-2026: its weekend moves from Sat-Sun to Fri-Sat on 2025-07-01 (as the UAE's moved the other way). */
 export function fixture(): { meta: BusinessDaysLocation; years: BusinessDaysYear[] } {
   const h = (date: string, name: string, type: Holiday['type'], closes: Holiday['closes'], extra: Partial<Holiday> = {}): Holiday => ({
-    basis: 'rules', closes, date, local_name: name, name, observed_for: null, partial: false, substitute: false, transferred: false, transferred_from: null, type, ...extra,
+    basis: 'rules', citations: [], closes, date, local_name: name, name, observed_for: null, partial: false, substitute: false, transferred: false, transferred_from: null, type, ...extra,
   });
-  const wd = (date: string, applies_to: WorkingDay['applies_to']): WorkingDay => ({ applies_to, date, for_date: null, for_holiday: 'New Year', local_name: 'Work', name: 'Working day (New Year)' });
+  const wd = (date: string, applies_to: WorkingDay['applies_to']): WorkingDay => ({ applies_to, citations: [], date, for_date: null, for_holiday: 'New Year', local_name: 'Work', name: 'Working day (New Year)' });
   const meta = {
     location: 'XA', name: 'Example', kind: 'country', country: 'XA', parent: null, timezone: 'UTC', local_language: 'en',
     range: { start: '2025-01-01', end: '2026-12-31' },

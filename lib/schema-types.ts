@@ -585,7 +585,7 @@ export interface BusinessDaysYear {
    */
   basis: "official" | "rules";
   /**
-   * The official acts behind this year's official rows (the whole schedule when basis is official; single announcements otherwise). Empty when nothing official was used.
+   * Every act this year's rows rest on: the published schedule first when basis is official, then each act a holiday or working-day row names in its citations (a decree, an announcement, or the law behind a rule or correction of ours). Empty when every row is date-holidays' projection untouched.
    */
   sources: Citation[];
   holidays: Holiday[];

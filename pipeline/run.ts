@@ -91,35 +91,45 @@ function countriesWithoutData(targets: Target[], countries: Country[]) {
   return countries.filter((c) => !known.has(c.code)).map((c) => ({ location: c.code, name: c.name }));
 }
 
-function attribution(tzdata: string, officialVersions: Record<string, string>): Attribution {
+type SourceEntry = Attribution['sources'][number] & { /** Its key in manifest.json's sources, for those the dataset version is made of. */ manifest?: string };
+
+/** The one list of sources: attribution.json lists them all, manifest.json's sources those with a `manifest` key. */
+function sourceList(tzdata: string, officialVersions: Record<string, string>): { dataset_license: string; sources: SourceEntry[] } {
   return {
     dataset_license: 'Data: CC BY-SA 3.0 (inherited from date-holidays); curated tables in sources/: CC0-1.0; code: MIT',
     sources: [
-      { name: 'date-holidays', version: versionOf('date-holidays'), url: 'https://github.com/commenthol/date-holidays', license: 'ISC (code), CC BY-SA 3.0 (data)', attribution: 'Holiday data: date-holidays by commenthol and contributors, CC BY-SA 3.0.', used_for: 'public and bank holidays; the names and time zones of its own sub-region codes (and of places no other source covers)' },
-      { name: 'cldr-core', version: versionOf('cldr-core'), url: 'https://github.com/unicode-org/cldr-json', license: 'Unicode-3.0', attribution: 'Workweek data: Unicode CLDR, Unicode License v3.', used_for: 'weekend days per territory' },
-      { name: 'tz database (tzdata)', version: tzdata, url: 'https://www.iana.org/time-zones', license: 'public domain', attribution: `Time zone data: the IANA tz database (public domain), release ${tzdata}.`, used_for: 'time zones: offsets, transitions, abbreviations, links, countries' },
-      { name: 'timezone-boundary-builder', version: BOUNDARIES.release, url: BOUNDARIES.url, license: BOUNDARIES.license, attribution: BOUNDARIES.attribution, used_for: 'GET /v1/timezones/lookup: the time zone at a point (answered by the API; the polygons are not in the dataset files)' },
-      { name: 'geo-tz', version: BOUNDARIES.package_version, url: 'https://github.com/evansiroky/node-geo-tz', license: 'MIT', attribution: 'Point-in-polygon search over the time zone boundaries: geo-tz by Evan Siroky, MIT.', used_for: 'GET /v1/timezones/lookup (carries the timezone-boundary-builder release)' },
-      { name: '@vvo/tzdb', version: versionOf('@vvo/tzdb'), url: 'https://github.com/vvo/tzdb', license: 'MIT', attribution: 'Time zone names: @vvo/tzdb by Vincent Voyer and contributors, MIT.', used_for: 'generic English time zone names' },
-      { name: 'REST Countries', version: 'bfadee4f951682c29970e53677707bc558e80b74', url: 'https://gitlab.com/restcountries/restcountries', license: 'MPL-2.0', attribution: 'Country data: REST Countries (restcountries.com), Mozilla Public License 2.0.', used_for: 'ISO 3166-1 country list, names, capitals, languages, currency names, borders, ccTLDs, calling codes, driving side' },
-      ...countryAttribution(),
+      { manifest: 'date-holidays', name: 'date-holidays', version: versionOf('date-holidays'), url: 'https://github.com/commenthol/date-holidays', license: 'ISC (code), CC BY-SA 3.0 (data)', attribution: 'Holiday data: date-holidays by commenthol and contributors, CC BY-SA 3.0.', used_for: 'public and bank holidays; the names and time zones of its own sub-region codes (and of places no other source covers)' },
+      { manifest: 'cldr-core', name: 'cldr-core', version: versionOf('cldr-core'), url: 'https://github.com/unicode-org/cldr-json', license: 'Unicode-3.0', attribution: 'Workweek data: Unicode CLDR, Unicode License v3.', used_for: 'weekend days per territory' },
+      { manifest: 'tzdata', name: 'tz database (tzdata)', version: tzdata, url: 'https://www.iana.org/time-zones', license: 'public domain', attribution: `Time zone data: the IANA tz database (public domain), release ${tzdata}.`, used_for: 'time zones: offsets, transitions, abbreviations, links, countries' },
+      { manifest: 'timezone-boundary-builder', name: 'timezone-boundary-builder', version: BOUNDARIES.release, url: BOUNDARIES.url, license: BOUNDARIES.license, attribution: BOUNDARIES.attribution, used_for: 'GET /v1/timezones/lookup: the time zone at a point (answered by the API; the polygons are not in the dataset files)' },
+      { manifest: 'geo-tz', name: 'geo-tz', version: BOUNDARIES.package_version, url: 'https://github.com/evansiroky/node-geo-tz', license: 'MIT', attribution: 'Point-in-polygon search over the time zone boundaries: geo-tz by Evan Siroky, MIT.', used_for: 'GET /v1/timezones/lookup (carries the timezone-boundary-builder release)' },
+      { manifest: '@vvo/tzdb', name: '@vvo/tzdb', version: versionOf('@vvo/tzdb'), url: 'https://github.com/vvo/tzdb', license: 'MIT', attribution: 'Time zone names: @vvo/tzdb by Vincent Voyer and contributors, MIT.', used_for: 'generic English time zone names' },
+      { manifest: 'REST Countries', name: 'REST Countries', version: 'bfadee4f951682c29970e53677707bc558e80b74', url: 'https://gitlab.com/restcountries/restcountries', license: 'MPL-2.0', attribution: 'Country data: REST Countries (restcountries.com), Mozilla Public License 2.0.', used_for: 'ISO 3166-1 country list, names, capitals, languages, currency names, borders, ccTLDs, calling codes, driving side' },
+      ...countryAttribution().map((e): SourceEntry => (e.name === 'Debian iso-codes' ? { manifest: 'iso-codes', ...e } : e)),
       ...seatAttribution(),
       { name: 'fluids (residential power)', version: '05c97f78ff48a3a337dcaaf2ab6119ee46eff206', url: 'https://github.com/CalebBell/fluids', license: 'MIT', attribution: 'Plug types, voltage and frequency: fluids (Caleb Bell), MIT License, derived from Wikipedia (2016/2017).', used_for: 'plug types, mains voltage and frequency' },
       { name: 'Android emergency numbers (eccdata)', version: 'sources/travel/android-ecc', url: 'https://android.googlesource.com/platform/packages/services/Telephony', license: 'Apache-2.0', attribution: 'Emergency numbers: Android Open Source Project (packages/services/Telephony, ecc/input/eccdata.txt), Copyright The Android Open Source Project, Apache License 2.0.', used_for: 'police, ambulance and fire numbers' },
       { name: 'KDE Itinerary country data (Wikidata)', version: 'sources/travel/kitinerary-wikidata', url: 'https://invent.kde.org/pim/kitinerary', license: 'CC0-1.0', attribution: 'Data from Wikidata (CC0), via KDE Itinerary.', used_for: 'cross-check of plug types (nothing published from it)' },
       { name: 'WMO Climatological Standard Normals 1991-2020', version: '59660ef6e3d8d6ff8aa1b7afd88fc3a53fbf3fc5', url: 'https://www.ncei.noaa.gov/products/wmo-climate-normals', license: 'WMO data policy (free and unrestricted exchange; attribution)', attribution: "Climate normals: WMO Climatological Standard Normals 1991-2020, computed by WMO Members' national meteorological services; distributed by WMO and NOAA NCEI (World Data Service for Meteorology).", used_for: 'monthly climate normals' },
       { name: 'refdata travel overrides', version: 'sources/travel/*.csv, sources/climate/station-choices.csv', url: 'sources/travel/', license: 'CC0-1.0', attribution: 'Power, emergency-number and station choices curated by refdata, each row citing its source.', used_for: 'gaps and corrections in power and emergency facts, regional power facts, climate station choices' },
-      { name: 'refdata workweek overrides', version: 'sources/workweeks/overrides.csv', url: 'sources/workweeks/', license: 'CC0-1.0', attribution: 'Dated workweek changes curated by refdata, each row citing its source.', used_for: 'workweek changes and gaps CLDR does not carry' },
-      { name: 'refdata holiday corrections', version: 'sources/holiday-corrections/corrections.csv', url: 'sources/holiday-corrections/', license: 'CC0-1.0', attribution: 'Corrections to date-holidays curated by refdata, each citing an official calendar.', used_for: 'missing or wrong holidays, announced one-off closures' },
-      { name: 'chinese-days', version: officialVersions['chinese-days'], url: 'https://github.com/vsme/chinese-days', license: 'MIT', attribution: "China's holiday schedules: chinese-days by vsme, MIT, transcribed from the State Council General Office's annual notices (cited per year).", used_for: 'China: days off, days off in lieu and make-up working days, 2004 onward' },
-      { name: 'holiday-calendar', version: officialVersions['holiday-calendar'], url: 'https://github.com/cg-zhou/holiday-calendar', license: 'MIT', attribution: 'China cross-check: holiday-calendar by cg-zhou, MIT.', used_for: 'independent cross-check of the China schedules (nothing published from it)' },
-      { name: '@hyunbinseo/holidays-kr', version: officialVersions['@hyunbinseo/holidays-kr'], url: 'https://github.com/hyunbinseo/holidays-kr', license: 'MIT', attribution: "South Korea's public holidays: @hyunbinseo/holidays-kr by Hyunbin Seo, MIT, from the official gazette.", used_for: 'South Korea: public, substitute and temporary holidays and election days, 2018 onward' },
-      { name: 'japanese-public-holidays', version: officialVersions['japanese-public-holidays'], url: 'https://www8.cao.go.jp/chosei/shukujitsu/gaiyou.html', license: 'MIT (package); the list is the Cabinet Office of Japan\'s', attribution: "Japan's national holidays: Cabinet Office of Japan, 国民の祝日について (syukujitsu.csv), via the npm package japanese-public-holidays (MIT).", used_for: 'Japan: national, substitute and citizens\' holidays' },
-      { name: 'DGPA office calendar (Taiwan)', version: 'sources/official-calendars/TW/dgpa', url: 'https://data.gov.tw/dataset/14718', license: 'Open Government Data License 1.0; re-encoded files CC BY 4.0', attribution: '政府資料開放平台 (data.gov.tw): 行政院人事行政總處 中華民國政府行政機關辦公日曆表; re-encoded by ruyut/TaiwanCalendar, CC BY 4.0.', used_for: 'Taiwan: days off and make-up working days of government offices, 2017-2025' },
-      { name: 'refdata official calendars', version: 'sources/official-calendars/*/', url: 'sources/official-calendars/', license: 'CC0-1.0', attribution: 'Official schedules transcribed by refdata from government decrees, notices and gazettes, each row citing its act.', used_for: 'transferred days off, working days, announced holiday dates' },
-      { name: 'refdata day-type rules', version: 'sources/day-type-rules/rules.csv', url: 'sources/day-type-rules/', license: 'CC0-1.0', attribution: 'Banking and government closure rules curated by refdata, each citing its law or official page.', used_for: 'banking and government day types' },
+      { name: 'refdata holiday curation', version: 'sources/holidays/*/', url: 'sources/holidays/', license: 'CC0-1.0 (our rows); the calendars derived from date-holidays with them are CC BY-SA 3.0 (share-alike)', attribution: 'Holiday rules, corrections, official schedules and workweek changes curated by refdata, one folder per country, each row citing its act (sources/holidays/<CC>/citations.csv).', used_for: 'rules and corrections to date-holidays, transferred days off, working days, announced holiday dates, banking and government closure rules, dated workweek changes' },
+      { manifest: 'chinese-days', name: 'chinese-days', version: officialVersions['chinese-days'], url: 'https://github.com/vsme/chinese-days', license: 'MIT', attribution: "China's holiday schedules: chinese-days by vsme, MIT, transcribed from the State Council General Office's annual notices (cited per year).", used_for: 'China: days off, days off in lieu and make-up working days, 2004 onward' },
+      { manifest: 'holiday-calendar', name: 'holiday-calendar', version: officialVersions['holiday-calendar'], url: 'https://github.com/cg-zhou/holiday-calendar', license: 'MIT', attribution: 'China cross-check: holiday-calendar by cg-zhou, MIT.', used_for: 'independent cross-check of the China schedules (nothing published from it)' },
+      { manifest: '@hyunbinseo/holidays-kr', name: '@hyunbinseo/holidays-kr', version: officialVersions['@hyunbinseo/holidays-kr'], url: 'https://github.com/hyunbinseo/holidays-kr', license: 'MIT', attribution: "South Korea's public holidays: @hyunbinseo/holidays-kr by Hyunbin Seo, MIT, from the official gazette.", used_for: 'South Korea: public, substitute and temporary holidays and election days, 2018 onward' },
+      { manifest: 'japanese-public-holidays', name: 'japanese-public-holidays', version: officialVersions['japanese-public-holidays'], url: 'https://www8.cao.go.jp/chosei/shukujitsu/gaiyou.html', license: 'MIT (package); the list is the Cabinet Office of Japan\'s', attribution: "Japan's national holidays: Cabinet Office of Japan, 国民の祝日について (syukujitsu.csv), via the npm package japanese-public-holidays (MIT).", used_for: 'Japan: national, substitute and citizens\' holidays' },
+      { manifest: 'DGPA office calendar', name: 'DGPA office calendar (Taiwan)', version: 'sources/holidays/TW/dgpa (2017-2025)', url: 'https://data.gov.tw/dataset/14718', license: 'Open Government Data License 1.0; re-encoded files CC BY 4.0', attribution: '政府資料開放平台 (data.gov.tw): 行政院人事行政總處 中華民國政府行政機關辦公日曆表; re-encoded by ruyut/TaiwanCalendar, CC BY 4.0.', used_for: 'Taiwan: days off and make-up working days of government offices, 2017-2025' },
     ],
   };
+}
+
+/** attribution.json: every source, as the schema has it. */
+function attribution(list: ReturnType<typeof sourceList>): Attribution {
+  return { dataset_license: list.dataset_license, sources: list.sources.map(({ manifest: _key, ...entry }) => entry) };
+}
+
+/** manifest.json's sources: name → version and license. */
+function manifestSources(list: ReturnType<typeof sourceList>): Record<string, { version: string; license: string }> {
+  return Object.fromEntries(list.sources.filter((e) => e.manifest).map((e) => [e.manifest!, { version: e.version, license: e.license }]));
 }
 
 /** Writes every file under a staging folder, then swaps it in for outDir/v1. */
@@ -224,8 +234,9 @@ export async function build({
   const usedRules = new Set<RuleRow>();
   const holidaySource = `date-holidays ${versionOf('date-holidays')}`;
   for (const loc of ingested) {
-    applyCorrections(loc, curation.corrections, usedCorrections);
+    applyCorrections(loc, curation.corrections, usedCorrections, 'edits');
     applyRules(loc, curation.rules, years, usedRules);
+    applyCorrections(loc, curation.corrections, usedCorrections, 'deriving');
   }
   checkAllUsed(curation.corrections, usedCorrections);
   checkRulesUsed(curation.rules, usedRules);
@@ -281,7 +292,8 @@ export async function build({
   step(`[seats] ${coverage.seats.with_seat} of ${coverage.seats.subdivisions} subdivisions have a seat (${((100 * coverage.seats.with_seat) / coverage.seats.subdivisions).toFixed(1)}%); largest countries: ${per('with_seat')}`);
   step(`[climate] ${coverage.regional_climate.with_station} of ${coverage.regional_climate.regions} regions have a station within ${coverage.regional_climate.max_distance_km} km of their seat; largest countries: ${per('with_station')}`);
   for (const [path, doc] of emitAstronomyPlaces(countries, capitals, zoneTab)) files.set(path, doc);
-  files.set('attribution.json', attribution(tzdata, official.versions));
+  const sourcesList = sourceList(tzdata, official.versions);
+  files.set('attribution.json', attribution(sourcesList));
 
   const ajv = createAjv();
   const bar = progress('validate', files.size);
@@ -321,18 +333,7 @@ export async function build({
     official_location_years: locations.reduce((n, l) => n + [...l.basis.values()].filter((b) => b.basis === 'official').length, 0),
     working_days: locations.reduce((n, l) => n + [...l.basis.values()].reduce((m, b) => m + b.workingDays.length, 0), 0),
   };
-  const sources = {
-    'date-holidays': { version: versionOf('date-holidays'), license: 'ISC / CC BY-SA 3.0' },
-    'cldr-core': { version: versionOf('cldr-core'), license: 'Unicode-3.0' },
-    tzdata: { version: tzdata, license: 'public domain' },
-    '@vvo/tzdb': { version: versionOf('@vvo/tzdb'), license: 'MIT' },
-    'timezone-boundary-builder': { version: BOUNDARIES.release, license: BOUNDARIES.license },
-    'geo-tz': { version: BOUNDARIES.package_version, license: 'MIT' },
-    'iso-codes': { version: '4.18.0', license: 'LGPL-2.1-or-later' },
-    'REST Countries': { version: 'bfadee4f951682c29970e53677707bc558e80b74', license: 'MPL-2.0' },
-    ...Object.fromEntries(Object.entries(official.versions).map(([name, version]) => [name, { version, license: 'MIT' }])),
-    'DGPA office calendar': { version: 'sources/official-calendars/TW/dgpa (2017-2025)', license: 'Open Government Data License 1.0' },
-  };
+  const sources = manifestSources(sourcesList);
   // The README is part of the content (the manifest hashes it), so it holds no version: only counts and sources.
   serialized.set('README.md', emitReadme({ ...counts, tzdata }));
   const { source, release, license, package: pkg, package_version } = BOUNDARIES;

@@ -128,8 +128,9 @@ describe('the build', () => {
     try {
       cpSync(join(ROOT, 'sources'), sources, { recursive: true });
       writeFileSync(join(out, 'sentinel'), 'published');
-      const csv = join(sources, 'workweeks', 'overrides.csv');
-      writeFileSync(csv, `${readFileSync(csv, 'utf8')}XX,2020-01-01,2019-01-01,monday,https://example.org,until before from\n`);
+      const csv = join(sources, 'holidays', 'AE', 'workweeks.csv');
+      const cited = readFileSync(join(sources, 'holidays', 'AE', 'citations.csv'), 'utf8').split('\n')[1].split(',')[0];
+      writeFileSync(csv, `${readFileSync(csv, 'utf8')}AE,2020-01-01,2019-01-01,monday,${cited},until before from\n`);
       lockSources(sources); // pin the bad row on purpose: the row check, not the lock, must refuse it
       await expect(build({ outDir: out, sourcesDir: sources })).rejects.toThrow(/until before from/);
       expect(readdirSync(out)).toEqual(['sentinel']);

@@ -18,6 +18,7 @@ import type { CountriesIndex, Country, Workweek } from '../lib/schema-types.js';
 import { COUNTRY_SCHEMA_ROUTES, emitCountries } from '../pipeline/stages/emit-countries.js';
 import { buildCountries, currentCurrencies, ingestCountries, listIsoCountries, loadCountrySources, phoneCode, primaryLanguage, type CountryInputs } from '../pipeline/stages/ingest-countries.js';
 import { listTargets } from '../pipeline/stages/ingest-holidays.js';
+import { loadCuration } from '../pipeline/stages/holidays/curation.js';
 import { loadOverrides, workweeksFor } from '../pipeline/stages/ingest-workweeks.js';
 import { createAjv } from '../pipeline/stages/validate.js';
 import { stableJson } from '../lib/stable-json.js';
@@ -50,7 +51,7 @@ const businessDaysIndex = () => {
 
 /** The inputs pipeline/run.ts gives the stage: zone.tab, today's workweeks, holiday coverage. */
 function realInputs(): CountryInputs {
-  const overrides = loadOverrides(join(SOURCES, 'workweeks', 'overrides.csv'));
+  const overrides = loadOverrides(loadCuration(join(SOURCES, 'holidays')));
   const workweeks = Object.fromEntries(ISO_CODES.map((code) => [code, workweeksFor(code, overrides).at(-1)!.workweek]));
   const bd = businessDaysIndex();
   const locations = bd ? bd.locations.map((l) => l.location) : listTargets().map((t) => t.location);

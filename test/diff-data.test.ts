@@ -32,7 +32,7 @@ const TODAY = '2026-06-01';
 // ------------------------------------------------------------ builders
 
 function holiday(date: string, name: string, extra: Partial<Holiday> = {}): Holiday {
-  return { closes: ['business', 'banking', 'government'], date, local_name: name, name, observed_for: null, transferred: false, transferred_from: null, basis: 'rules', partial: false, substitute: false, type: 'public', ...extra };
+  return { citations: [], closes: ['business', 'banking', 'government'], date, local_name: name, name, observed_for: null, transferred: false, transferred_from: null, basis: 'rules', partial: false, substitute: false, type: 'public', ...extra };
 }
 
 const substitute = (date: string, name: string, observedFor: string) => holiday(date, name, { substitute: true, observed_for: observedFor });

@@ -66,7 +66,7 @@ describe('the source lock', () => {
     const lock = readLock(SOURCES);
     expect(lock.length).toBeGreaterThan(80);
     expect(lock.map((e) => e.path)).toContain('tzdata/tzdata.zi');
-    expect(lock.map((e) => e.path)).toContain('official-calendars/TW/dgpa/SOURCE.md');
+    expect(lock.map((e) => e.path)).toContain('holidays/TW/dgpa/SOURCE.md');
     expect(pinned(POWER)).toMatchObject({ format: 'csv', header: 'code,plugs,voltage,frequency,inherit_from,source,note' });
     expect(pinned('countries/restcountries/countries-v3.1.json')).toMatchObject({ format: 'json', rows: 250 });
     expect(checkSources(SOURCES).files).toBe(lock.length);
@@ -116,10 +116,10 @@ describe('the build fails closed on a source that does not match the lock', () =
     const out = publishedOut();
     const before = snapshot(out);
     writeFileSync(join(sources, 'travel', 'extra.csv'), 'code,note\nXX,new\n');
-    unlinkSync(join(sources, 'workweeks', 'SOURCE.md'));
+    unlinkSync(join(sources, 'holidays', 'README.md'));
     const err = await build({ outDir: out, sourcesDir: sources }).then(() => undefined, (e: Error) => e);
     expect(err?.message).toMatch(/travel\/extra\.csv: unlisted file/);
-    expect(err?.message).toMatch(/workweeks\/SOURCE\.md: missing/);
+    expect(err?.message).toMatch(/holidays\/README\.md: missing/);
     expect(err?.message).toMatch(/npm run lock:sources/);
     expect(snapshot(out)).toEqual(before);
   });
@@ -127,12 +127,13 @@ describe('the build fails closed on a source that does not match the lock', () =
   it('checks rows after the lock: a bad row locked on purpose still fails at its row check', async () => {
     const sources = copySources();
     const out = publishedOut();
-    const csv = join(sources, 'workweeks', 'overrides.csv');
-    writeFileSync(csv, `${readFileSync(csv, 'utf8')}XX,2020-01-01,2019-01-01,monday,https://example.org,until before from\n`);
-    const { rows } = pinned('workweeks/overrides.csv');
-    await expect(build({ outDir: out, sourcesDir: sources })).rejects.toThrow(new RegExp(`workweeks/overrides\\.csv: rows ${rows} → ${rows + 1}`));
+    const csv = join(sources, 'holidays', 'AE', 'workweeks.csv');
+    const cited = readFileSync(join(sources, 'holidays', 'AE', 'citations.csv'), 'utf8').split('\n')[1].split(',')[0]; // the folder's first citation
+    writeFileSync(csv, `${readFileSync(csv, 'utf8')}AE,2020-01-01,2019-01-01,monday,${cited},until before from\n`);
+    const { rows } = pinned('holidays/AE/workweeks.csv');
+    await expect(build({ outDir: out, sourcesDir: sources })).rejects.toThrow(new RegExp(`holidays/AE/workweeks\\.csv: rows ${rows} → ${rows + 1}`));
     relock(sources);
-    await expect(build({ outDir: out, sourcesDir: sources })).rejects.toThrow(/until before from/);
+    await expect(build({ outDir: out, sourcesDir: sources })).rejects.toThrow(/AE\/workweeks\.csv line \d+: until before from/);
   });
 
   it('refuses a source folder without a lock', async () => {
@@ -152,14 +153,14 @@ describe('npm run lock:sources', () => {
     const csv = join(sources, POWER);
     writeFileSync(csv, `${readFileSync(csv, 'utf8').split('\n').slice(0, 25).join('\n')}\n`);
     writeFileSync(join(sources, 'travel', 'extra.csv'), 'code,note\nXX,new\n');
-    unlinkSync(join(sources, 'workweeks', 'SOURCE.md'));
+    unlinkSync(join(sources, 'holidays', 'README.md'));
     expect(() => checkSources(sources)).toThrow();
 
     const printed = lockSources(sources);
     expect(printed).toContain('1 added, 1 changed, 1 removed');
     expect(printed).toMatch(new RegExp(`changed +travel/power-overrides\\.csv: rows ${pinned(POWER).rows} → 24, bytes \\d+ → \\d+`));
     expect(printed).toMatch(/added +travel\/extra\.csv: 1 rows/);
-    expect(printed).toMatch(/removed +workweeks\/SOURCE\.md: was \d+ rows/);
+    expect(printed).toMatch(/removed +holidays\/README\.md: was \d+ rows/);
     expect(checkSources(sources).files).toBe(readLock(SOURCES).length);
 
     const oldLines = new Set(real.split('\n'));

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { daysFromCivil, formatDate, parseDate, weekdayName } from '../lib/plain-date.js';
 import type { BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear } from '../lib/schema-types.js';
 import { workweekOn, workweekSpans as spansOf } from '../lib/workweek.js';
-import { loadCuratedCalendars, DAYS_HEADER, YEARS_HEADER } from '../pipeline/stages/official/csv.js';
+import { HEADERS, loadCuration } from '../pipeline/stages/holidays/curation.js';
 import { loadOfficial } from '../pipeline/stages/official/index.js';
 import { appAt, DATA_DIR, getJson } from './helpers.js';
 
@@ -110,7 +110,8 @@ describe('count over a whole year', () => {
 
 describe('basis', () => {
   it('is official exactly for the location-years the sources publish in full (countries)', async () => {
-    const official = await loadOfficial(join(import.meta.dirname, '..', 'sources'), Number(list.range.start.slice(0, 4)));
+    const dir = join(import.meta.dirname, '..', 'sources', 'holidays');
+    const official = await loadOfficial(dir, loadCuration(dir), Number(list.range.start.slice(0, 4)));
     const first = Number(list.range.start.slice(0, 4));
     const last = Number(list.range.end.slice(0, 4));
     const expected = new Map<string, number[]>();
@@ -127,7 +128,8 @@ describe('basis', () => {
     for (const span of cn.basis) for (let y = span.from; y <= span.to; y++) expect(officialYears.has(y), String(y)).toBe(span.basis === 'official');
     expect(read<BusinessDaysYear>('business-days/CN/2025.json').basis).toBe('official');
     expect(read<BusinessDaysYear>('business-days/CN/2040.json').basis).toBe('rules');
-    expect(read<BusinessDaysYear>('business-days/CN/2040.json').sources).toEqual([]);
+    // A projected year cites only the acts its rule rows and corrections rest on, never a schedule.
+    expect(read<BusinessDaysYear>('business-days/CN/2040.json').sources.map((c) => c.id)).not.toContainEqual(expect.stringMatching(/^CN\/notice-/));
     expect(read<BusinessDaysYear>('business-days/CN/2025.json').sources[0].url).toMatch(/^https:\/\/www\.gov\.cn\//);
 
     expect((await getJson(app, '/v1/business-days/CN/add?start=2025-01-24&days=1')).body).toMatchObject({ result: '2025-01-26', basis: 'official' });
@@ -154,37 +156,55 @@ describe('basis', () => {
 describe('curated official calendars fail closed', () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-  function folder(days: string[], yearsRows: string[] = []) {
+  function folder(days: string[], yearsRows: string[] = [], citations = ['decree-1335,Decree,1335,Government,2024-10-04,https://government.ru/docs/,,']) {
     const dir = mkdtempSync(join(tmpdir(), 'refdata-official-'));
     dirs.push(dir);
     mkdirSync(join(dir, 'RU'));
-    writeFileSync(join(dir, 'RU', 'days.csv'), [DAYS_HEADER, ...days].join('\n') + '\n');
-    if (yearsRows.length) writeFileSync(join(dir, 'RU', 'years.csv'), [YEARS_HEADER, ...yearsRows].join('\n') + '\n');
+    writeFileSync(join(dir, 'RU', 'citations.csv'), [HEADERS.citations, ...citations].join('\n') + '\n');
+    writeFileSync(join(dir, 'RU', 'days.csv'), [HEADERS.days, ...days].join('\n') + '\n');
+    if (yearsRows.length) writeFileSync(join(dir, 'RU', 'years.csv'), [HEADERS.years, ...yearsRows].join('\n') + '\n');
     return dir;
   }
-  const cite = 'Decree,1335,2024-10-04,https://government.ru/docs/';
+  const cite = 'decree-1335';
 
-  it('reads a good row', () => {
-    const data = loadCuratedCalendars(folder([`RU,2025-05-02,transferred,Transferred day off,Перенос,2025-01-04,,,${cite},`], [`RU,2025,${cite},`]));
-    expect(data.rows[0]).toMatchObject({ location: 'RU', kind: 'transferred', refDate: '2025-01-04', closes: ['business', 'banking', 'government'] });
-    expect(data.years).toEqual([{ location: 'RU', year: 2025, sources: [{ title: 'Decree', number: '1335', date: '2024-10-04', url: 'https://government.ru/docs/' }] }]);
+  it('reads a good row, and resolves its citation', () => {
+    const data = loadCuration(folder([`RU,2025-05-02,transferred,Transferred day off,Перенос,2025-01-04,,,${cite},`], [`RU,2025,${cite},`]));
+    expect(data.days[0]).toMatchObject({ location: 'RU', kind: 'transferred', refDate: '2025-01-04', closes: ['business', 'banking', 'government'], citations: ['RU/decree-1335'] });
+    expect(data.years).toMatchObject([{ location: 'RU', year: 2025, citations: ['RU/decree-1335'] }]);
+    expect(data.citations.get('RU/decree-1335')).toEqual({ id: 'RU/decree-1335', title: 'Decree', number: '1335', issuer: 'Government', date: '2024-10-04', url: 'https://government.ru/docs/', archive_url: null });
   });
 
   it.each([
     ['a bad kind', `RU,2025-05-02,day_off,X,X,,,,${cite},`, /kind must be/],
-    ['an impossible date', `RU,2025-02-30,holiday,X,X,,,,${cite},`, /bad date/],
-    ['a missing URL', 'RU,2025-05-02,holiday,X,X,,,,Decree,1,2024-10-04,,', /source_url/],
+    ['an impossible date', `RU,2025-02-30,holiday,X,X,,,,${cite},`, /date must be a date/],
+    ['no citation', 'RU,2025-05-02,holiday,X,X,,,,,', /citation is empty/],
+    ['a citation no citations.csv lists', 'RU,2025-05-02,holiday,X,X,,,,decree-9,', /cites RU\/decree-9, which no citations.csv lists/],
     ['another country in the folder', `KZ,2025-05-02,holiday,X,X,,,,${cite},`, /must be RU/],
     ['an unknown day type', `RU,2025-05-02,holiday,X,X,,shops,,${cite},`, /unknown day type/],
     ['a ref_date on a plain holiday', `RU,2025-05-02,holiday,X,X,2025-01-04,,,${cite},`, /ref_date/],
   ])('refuses %s, naming the file and line', (_what, row, message) => {
-    expect(() => loadCuratedCalendars(folder([row]))).toThrow(message);
-    expect(() => loadCuratedCalendars(folder([row]))).toThrow(/RU\/days\.csv line 2/);
+    expect(() => loadCuration(folder([row]))).toThrow(message);
+    expect(() => loadCuration(folder([row]))).toThrow(/RU\/days\.csv line 2/);
+  });
+
+  it('refuses to cite an act that has no address yet, and a bad URL', () => {
+    const noUrl = ['decree-1335,Decree,1335,,2024-10-04,,,not found yet'];
+    expect(() => loadCuration(folder([`RU,2025-05-02,holiday,X,X,,,,${cite},`], [], noUrl))).toThrow(/cites RU\/decree-1335, whose url must be an http\(s\) URL/);
+    expect(() => loadCuration(folder([], [], noUrl))).not.toThrow(); // listed, not cited: a research note
+    expect(() => loadCuration(folder([], [], ['decree-1335,Decree,,,,government.ru/docs,,']))).toThrow(/citations\.csv line 2: url must be an http\(s\) URL/);
+  });
+
+  it('refuses a dated series that could be a rule, and accepts one decree per year', () => {
+    const series = [2018, 2019, 2020, 2021, 2022].map((y) => `RU,${y}-03-05,holiday,X Day,X,,,,${cite},`);
+    expect(() => loadCuration(folder(series))).toThrow(/dated series that could be rules[^]*RU adds "X Day" citing RU\/decree-1335, in 5 years/);
+    const decrees = [2018, 2019, 2020, 2021, 2022].map((y) => `decree-${y},Decree of ${y},,,,https://government.ru/docs/${y},,`);
+    const perYear = [2018, 2019, 2020, 2021, 2022].map((y) => `RU,${y}-03-05,holiday,X Day,X,,,,decree-${y},`);
+    expect(() => loadCuration(folder(perYear, [], decrees))).not.toThrow();
   });
 
   it('refuses a file whose header was cut or changed', () => {
     const dir = folder([]);
     writeFileSync(join(dir, 'RU', 'days.csv'), 'location,date,kind\nRU,2025-05-02,holiday\n');
-    expect(() => loadCuratedCalendars(dir)).toThrow(/RU\/days\.csv: the header must be/);
+    expect(() => loadCuration(dir)).toThrow(/RU\/days\.csv line 1: the header must be/);
   });
 });

@@ -2,7 +2,7 @@
  * The served range is 1990-2099. Golden facts typed in by hand, each citing
  * its official source: both ends of the range are there, and a holiday
  * introduced after 1990 is absent before the act that introduced it
- * (sources/holiday-corrections/g20-since*.csv) and present from then on.
+ * (`introduced` corrections in sources/holidays/<CC>/corrections.csv) and present from then on.
  * Reads the year files of the built dataset directly.
  */
 import { readFileSync } from 'node:fs';

@@ -8,7 +8,7 @@
  * (one file per reviewer; ledger.csv holds the first pass):
  *
  * - theirs-wrong: workalendar is wrong (the source says so);
- * - ours-fixed:   we were wrong, a cited row in sources/holiday-corrections
+ * - ours-fixed:   we were wrong, a cited row in sources/holidays/<CC>/
  *                 fixed it: the dates must now agree;
  * - ours-wrong:   we are wrong, not fixed yet (the explanation says what would fix it);
  * - definition:   a difference of definition (bank vs public holiday, state

@@ -41,6 +41,23 @@ function applyOne(holidays: Holiday[], c: CorrectionRow): number {
         addCitations(h, c.citations);
       }
       return matches.length;
+    case 'substitute-next-working-day': {
+      // Rows on a Saturday or Sunday, in date order: each gets the first later weekday that is not already
+      // closed for business (by another holiday or an earlier substitute), so a run of weekend holidays gets
+      // a run of days off (Bulgaria's Labour Code art. 154(2): Christmas on Saturday-Sunday gives Monday and Tuesday).
+      const closed = new Set(holidays.filter((h) => h.closes.includes('business')).map((h) => h.date));
+      for (const h of [...matches].sort((a, b) => (a.date < b.date ? -1 : 1))) {
+        let day = parseDate(h.date)!;
+        if (!['saturday', 'sunday'].includes(weekdayName(day))) continue;
+        do day++;
+        while (['saturday', 'sunday'].includes(weekdayName(day)) || closed.has(formatDate(day)));
+        const date = formatDate(day);
+        closed.add(date);
+        const localName = h.local_name === h.name ? `${h.name} (substitute day)` : h.local_name;
+        holidays.push(makeHoliday({ date, name: `${h.name} (substitute day)`, localName, type: h.type, basis: 'rules', citations: c.citations, observedFor: h.date }));
+      }
+      return matches.length;
+    }
     case 'observe-sunday-on-monday': {
       for (const h of matches) {
         const day = parseDate(h.date)!;
@@ -57,10 +74,16 @@ function applyOne(holidays: Holiday[], c: CorrectionRow): number {
   }
 }
 
-/** Applies every correction for this location (rows on its country or subdivision included). */
-export function applyCorrections(loc: IngestedLocation, corrections: readonly CorrectionRow[], used: Set<CorrectionRow>): void {
+/** Actions that derive new days from the rows there are: they run after the rules, so they see their days too. */
+export const DERIVING: ReadonlySet<CorrectionRow['action']> = new Set(['observe-sunday-on-monday', 'substitute-next-working-day']);
+
+/**
+ * Applies this location's corrections (rows on its country or subdivision included) of one phase: `edits`
+ * before the rules, `deriving` (observance and substitute days) after them.
+ */
+export function applyCorrections(loc: IngestedLocation, corrections: readonly CorrectionRow[], used: Set<CorrectionRow>, phase: 'edits' | 'deriving'): void {
   for (const c of corrections) {
-    if (!appliesTo(c.location, loc.target.location)) continue;
+    if (!appliesTo(c.location, loc.target.location) || DERIVING.has(c.action) !== (phase === 'deriving')) continue;
     if (applyOne(loc.holidays, c) > 0) used.add(c);
   }
   loc.holidays.sort(compareHolidays);

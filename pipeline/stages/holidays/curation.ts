@@ -10,7 +10,7 @@ import { LOCATION_CODE_RE } from '../../../lib/location-code.js';
 import { parseDate, WEEKDAYS } from '../../../lib/plain-date.js';
 import { orderWorkweek } from '../../../lib/workweek.js';
 import type { Citation, Holiday } from '../../../lib/schema-types.js';
-import { checkUrl, readCsv } from '../read-csv.js';
+import { checkUrl, readCsv, SOURCE_URL_RE } from '../read-csv.js';
 import { CLOSES, DAY_TYPES, sortTypes, type DayType } from './record.js';
 
 export const HEADERS = {
@@ -66,7 +66,7 @@ export interface RuleRow {
   where: string;
 }
 
-export const ACTIONS = ['remove', 'rename', 'not-a-day-off', 'introduced', 'observe-sunday-on-monday'] as const;
+export const ACTIONS = ['remove', 'rename', 'not-a-day-off', 'introduced', 'observe-sunday-on-monday', 'substitute-next-working-day'] as const;
 
 /** An edit of the upstream projection's rows named `holiday`, on the dates from `since` to `until`. */
 export interface CorrectionRow {
@@ -268,7 +268,7 @@ export function loadCuration(dir: string): Curation {
   for (const [id, where] of cited) {
     const c = out.citations.get(id);
     if (!c) throw new Error(`${where}: cites ${id}, which no citations.csv lists`);
-    checkUrl(c.url, `${where}: cites ${id}, whose`, 'url');
+    if (!SOURCE_URL_RE.test(c.url)) throw new Error(`${where}: cites ${id}, whose url must be an http(s) URL, got "${c.url}" (an act may be listed without one, not cited)`);
   }
   checkDatedSeries(out);
   return out;
