@@ -6,7 +6,8 @@
  *   next unless a rule or correction of sources/holidays ends it with a cited `until`.
  * A fix typed as dated rows for an audit's window fails here the decade after the window.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appliesTo } from '../lib/location-code.js';
@@ -20,48 +21,58 @@ const shifted = (date: string, days: number) => formatDate((parseDate(date) ?? p
 const list = JSON.parse(readFileSync(join(DIR, 'index.json'), 'utf8')) as BusinessDaysLocations;
 const curation = loadCuration(join(import.meta.dirname, '..', 'sources', 'holidays'));
 
-function* yearFiles(): Generator<BusinessDaysYear> {
-  for (const { location } of list.locations) {
-    for (const f of readdirSync(join(DIR, location)).filter((n) => /^\d{4}\.json$/.test(n)).sort()) {
-      yield JSON.parse(readFileSync(join(DIR, location, f), 'utf8')) as BusinessDaysYear;
+/**
+ * Every year file of every location, read once for both checks: asynchronously and a location at a time, so the
+ * worker answers the test runner while it reads 69,000 files (a synchronous loop starved its RPC under load).
+ */
+let scan: Promise<Map<string, BusinessDaysYear[]>> | undefined;
+function yearFiles(): Promise<Map<string, BusinessDaysYear[]>> {
+  scan ??= (async () => {
+    const out = new Map<string, BusinessDaysYear[]>();
+    for (const { location } of list.locations) {
+      const names = (await readdir(join(DIR, location))).filter((n) => /^\d{4}\.json$/.test(n)).sort();
+      out.set(location, await Promise.all(names.map(async (n) => JSON.parse(await readFile(join(DIR, location, n), 'utf8')) as BusinessDaysYear)));
     }
-  }
+    return out;
+  })();
+  return scan;
 }
 
 describe('provenance', () => {
-  it('every official row cites its acts, and every cited act is in its year\'s sources', () => {
+  it('every official row cites its acts, and every cited act is in its year\'s sources', async () => {
     const problems: string[] = [];
     let official = 0;
-    for (const doc of yearFiles()) {
-      const listed = new Set(doc.sources.map((s) => s.id));
-      if (doc.basis === 'official' && doc.sources.length === 0) problems.push(`${doc.location} ${doc.year}: official year without sources`);
-      for (const r of [...doc.holidays, ...doc.working_days]) {
-        if ('basis' in r && r.basis === 'official') {
-          official++;
-          if (r.citations.length === 0) problems.push(`${doc.location} ${r.date} ${r.name}: official row without citations`);
+    for (const docs of (await yearFiles()).values()) {
+      for (const doc of docs) {
+        const listed = new Set(doc.sources.map((s) => s.id));
+        if (doc.basis === 'official' && doc.sources.length === 0) problems.push(`${doc.location} ${doc.year}: official year without sources`);
+        for (const r of [...doc.holidays, ...doc.working_days]) {
+          if ('basis' in r && r.basis === 'official') {
+            official++;
+            if (r.citations.length === 0) problems.push(`${doc.location} ${r.date} ${r.name}: official row without citations`);
+          }
+          for (const id of r.citations) if (!listed.has(id)) problems.push(`${doc.location} ${r.date} ${r.name}: cites ${id}, not in the year's sources`);
         }
-        for (const id of r.citations) if (!listed.has(id)) problems.push(`${doc.location} ${r.date} ${r.name}: cites ${id}, not in the year's sources`);
+        const cited = new Set([...doc.holidays, ...doc.working_days].flatMap((r) => r.citations));
+        for (const s of doc.sources) if (doc.basis !== 'official' && !cited.has(s.id)) problems.push(`${doc.location} ${doc.year}: lists ${s.id}, which no row cites`);
       }
-      const cited = new Set([...doc.holidays, ...doc.working_days].flatMap((r) => r.citations));
-      for (const s of doc.sources) if (doc.basis !== 'official' && !cited.has(s.id)) problems.push(`${doc.location} ${doc.year}: lists ${s.id}, which no row cites`);
     }
     expect(official).toBeGreaterThan(1000);
     expect(problems.slice(0, 20)).toEqual([]);
-  });
+  }, 180_000);
 });
 
 describe('coverage from decade to decade', () => {
-  it('no holiday that closes business every year of a decade vanishes in every year of the next without a cited end', () => {
+  it('no holiday that closes business every year of a decade vanishes in every year of the next without a cited end', async () => {
     const ends = [...curation.rules, ...curation.corrections].filter((r) => r.until !== null);
     const problems: string[] = [];
-    for (const { location } of list.locations) {
+    for (const [location, docs] of await yearFiles()) {
       // name -> years in which a row of that name closes business / exists
       const closing = new Map<string, Set<number>>();
       const present = new Map<string, Set<number>>();
       const closedDays = new Set<string>(); // dates on which any row closes business
-      const lastDate = new Map<string, string>(); // name -> its latest closing date
-      for (const f of readdirSync(join(DIR, location)).filter((n) => /^\d{4}\.json$/.test(n))) {
-        const doc = JSON.parse(readFileSync(join(DIR, location, f), 'utf8')) as BusinessDaysYear;
+      const lastDate = new Map<string, string>(); // name|year -> its latest closing date
+      for (const doc of docs) {
         for (const h of doc.holidays) {
           if (!present.has(h.name)) present.set(h.name, new Set());
           present.get(h.name)!.add(doc.year);
@@ -89,5 +100,5 @@ describe('coverage from decade to decade', () => {
       }
     }
     expect(problems).toEqual([]);
-  });
+  }, 180_000);
 });
