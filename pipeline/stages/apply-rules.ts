@@ -2,8 +2,8 @@
  * Stage: the holidays of sources/holidays/<CC>/rules.csv. Each row is a date-holidays rule expression
  * (`orthodox -48`, `12-26`, `1st monday in July`, `substitutes 01-01 if saturday then previous friday` …)
  * computed by date-holidays' own rule engine for every year from `since` to `until`, so one row covers the
- * whole range. A rule that lands on a row of the same name and date sets which day types that row closes
- * (the US federal observance rules do that to upstream's substitute days); otherwise it adds a row.
+ * whole range. A rule that lands on a row of the same name and date sets that row's type and the day types it
+ * closes (the US federal observance rules do that to upstream's substitute days); otherwise it adds a row.
  * Then each location's day-type coverage is described from what it carries.
  */
 import Holidays from 'date-holidays';
@@ -75,6 +75,7 @@ export function applyRules(loc: IngestedLocation, rules: readonly RuleRow[], yea
         used.add(r);
         const same = holidays.find((h) => h.date === date && h.name === r.name);
         if (same) {
+          same.type = r.type;
           same.closes = [...r.closes];
           addCitations(same, r.citations);
           continue;
