@@ -4,7 +4,8 @@
  * business-day questions as the API does; the tables are a rendering of the JSON files (rebuilt from them they
  * give the published bytes, the SQLite file included); a CSV that breaks its Table Schema fails the build.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -175,7 +176,7 @@ describe('DuckDB reads the CSVs with the types datapackage.json declares', () =>
 });
 
 describe('Python\'s csv module reads every table', () => {
-  it('every row has the header\'s width; counts and facts match', () => {
+  it('every row has the header\'s width; counts and facts match', async () => {
     const script = `
 import csv, json, os, sys
 out = {}
@@ -193,7 +194,8 @@ for name in sorted(os.listdir(sys.argv[1])):
         out['cn'] = [dict(zip(header, r)) for r in body if r[0] == 'CN' and r[1] == '2025-01-26']
 print(json.dumps(out))
 `;
-    const out = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, BULK], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+    // Awaited, not execFileSync: parsing every table takes long enough to miss vitest's RPC deadline under load.
+    const out = JSON.parse((await promisify(execFile)('/usr/bin/python3', ['-c', script, BULK], { encoding: 'utf8', maxBuffer: 1 << 26 })).stdout);
     const citationsOn = (location: string, date: string, kind: 'holidays' | 'working_days') =>
       (read<BusinessDaysYear>(`business-days/${location}/${date.slice(0, 4)}.json`)[kind] as { date: string; citations: string[] }[]).find((x) => x.date === date)!.citations.join(',');
     for (const t of tables) {

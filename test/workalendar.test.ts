@@ -19,7 +19,8 @@
  * that no longer disagrees fails as stale. REFDATA_DATA_DIR points the test
  * at another build (e.g. `npx tsx pipeline/run.ts /tmp/wk-build`).
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,10 +48,14 @@ interface AuditOutput {
 }
 interface Disagreement extends TheirDay { location: string; holiday: string }
 
-function runPython(args: string[]): string {
-  const r = spawnSync(PYTHON, [AUDIT, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  if (r.status !== 0) throw new Error(`${PYTHON} ${AUDIT} ${args.join(' ')} failed (${r.status}): ${r.error ?? r.stderr}`);
-  return r.stdout;
+/** The audit script, awaited: a worker blocked on a child for a minute misses vitest's RPC deadline (60 s). */
+async function runPython(args: string[]): Promise<string> {
+  try {
+    return (await promisify(execFile)(PYTHON, [AUDIT, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })).stdout;
+  } catch (err) {
+    const e = err as { code?: number; stderr?: string };
+    throw new Error(`${PYTHON} ${AUDIT} ${args.join(' ')} failed (${e.code}): ${e.stderr ?? String(err)}`);
+  }
 }
 
 const hasPython = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import workalendar'], { encoding: 'utf8' }).status === 0;
@@ -58,9 +63,9 @@ const hasPython = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import workale
 if (!hasPython && process.env.CI === 'true') throw new Error(`${PYTHON} cannot import workalendar: install Debian's python3-workalendar (.ci/run does)`);
 
 /** Our answers for every location workalendar also has, audited; disagreements named and grouped. */
-function audit() {
+async function audit() {
   const store = sharedStore();
-  const theirCodes = new Set(JSON.parse(runPython(['--codes'])) as string[]);
+  const theirCodes = new Set(JSON.parse(await runPython(['--codes'])) as string[]);
   const shared = store.list.locations.filter((l) => theirCodes.has(l.location));
   const first = daysFromCivil(YEARS[0], 1, 1);
   const last = daysFromCivil(YEARS.at(-1)!, 12, 31);
@@ -80,7 +85,7 @@ function audit() {
   try {
     const file = join(dir, 'answers.json');
     writeFileSync(file, JSON.stringify({ years: YEARS, locations: answers }));
-    out = JSON.parse(runPython([file])) as AuditOutput;
+    out = JSON.parse(await runPython([file])) as AuditOutput;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -107,8 +112,10 @@ function readLedger(): LedgerRow[] {
   );
 }
 
+const audited = hasPython ? await audit() : { out: { workalendar: '', locations: {}, missing: [] } as AuditOutput, disagreements: [], kinds: new Map<string, string>() };
+
 describe.skipIf(!hasPython)('workalendar differential audit 2018-2025', () => {
-  const { out, disagreements, kinds } = hasPython ? audit() : { out: { workalendar: '', locations: {}, missing: [] } as AuditOutput, disagreements: [], kinds: new Map<string, string>() };
+  const { out, disagreements, kinds } = audited;
   const ledger = readLedger();
   const key = (location: string, holiday: string) => `${location}\t${holiday}`;
   const rowsByKey = new Map<string, LedgerRow[]>();
