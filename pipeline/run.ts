@@ -79,8 +79,8 @@ function bulkInWorker(files: Map<string, unknown>): Promise<BulkResult> {
   });
 }
 
-/** Every official row must name a location we serve: a typo would otherwise apply to nothing, silently. */
-function checkOfficialLocations(codes: { code: string; where: string }[], targets: Target[]): void {
+/** Every curated holiday row must name a location we serve: a typo would otherwise apply to nothing, silently. */
+function checkCuratedLocations(codes: { code: string; where: string }[], targets: Target[]): void {
   const known = new Set(targets.map((t) => t.location));
   for (const { code, where } of codes) if (!known.has(code)) throw new Error(`${where}: unknown location ${code} (not a location date-holidays knows)`);
 }
@@ -223,7 +223,7 @@ export async function build({
   const official = await loadOfficial(holidaysDir, curation, FIRST_YEAR);
   step(`sources/holidays: ${curation.citations.size} citations, ${curation.rules.length} rules, ${curation.corrections.length} corrections; official calendars: ${official.years.length} complete location-years, ${official.rows.length} rows`);
   const targets = listTargets();
-  checkOfficialLocations(
+  checkCuratedLocations(
     [...official.rows, ...official.years, ...curation.rules, ...curation.corrections].map((r) => ({ code: r.location, where: r.where })),
     targets,
   );

@@ -14,6 +14,7 @@ import { appliesTo } from '../../lib/location-code.js';
 import { parseDate, weekdayName } from '../../lib/plain-date.js';
 import type { BusinessDaysYear, Citation, Holiday, WorkingDay } from '../../lib/schema-types.js';
 import { isWorkday, type WorkweekSpan } from '../../lib/workweek.js';
+import { citedAct } from './holidays/curation.js';
 import { makeHoliday, typeOf } from './holidays/record.js';
 import { compareHolidays, type IngestedLocation } from './ingest-holidays.js';
 import type { DayRow, OfficialData } from './official/index.js';
@@ -134,11 +135,7 @@ export function applyOfficial(
   for (const [year, y] of out) {
     const first = complete.get(year) ?? [];
     const rest = [...(cited.get(year) ?? [])].filter((id) => !first.includes(id)).sort();
-    y.sources = [...first, ...rest].map((id) => {
-      const c = citations.get(id);
-      if (!c) throw new Error(`${code} ${year}: cites ${id}, which no citations.csv lists`);
-      return c;
-    });
+    y.sources = [...first, ...rest].map((id) => citedAct(citations, id, `${code} ${year}`));
   }
   return out;
 }

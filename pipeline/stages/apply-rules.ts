@@ -80,8 +80,8 @@ export function applyRules(loc: IngestedLocation, rules: readonly RuleRow[], yea
           addCitations(same, r.citations);
           continue;
         }
-        const observed = substitute || r.rule.startsWith('substitutes ') ? observedFor(r, date) : null;
-        holidays.push(makeHoliday({ date, name: r.name, localName: r.localName, type: r.type, closes: r.closes, basis: 'rules', citations: r.citations, observedFor: observed, substitute: substitute || r.rule.startsWith('substitutes ') }));
+        const isSubstitute = substitute || r.rule.startsWith('substitutes ');
+        holidays.push(makeHoliday({ date, name: r.name, localName: r.localName, type: r.type, closes: r.closes, basis: 'rules', citations: r.citations, observedFor: isSubstitute ? observedFor(r, date) : null, substitute: isSubstitute }));
       }
     }
   }

@@ -265,20 +265,18 @@ export function loadCuration(dir: string): Curation {
     if (!/^[A-Z]{2}$/.test(cc)) continue;
     readFolder(join(dir, cc), cc, out, cited);
   }
-  for (const [id, where] of cited) {
-    const c = out.citations.get(id);
-    if (!c) throw new Error(`${where}: cites ${id}, which no citations.csv lists`);
-    if (!SOURCE_URL_RE.test(c.url)) throw new Error(`${where}: cites ${id}, whose url must be an http(s) URL, got "${c.url}" (an act may be listed without one, not cited)`);
-  }
+  for (const [id, where] of cited) citedAct(out.citations, id, where);
   checkDatedSeries(out);
   return out;
 }
 
-/** The citations of `ids`, in the order given. */
-export function citationsOf(curation: Curation, ids: readonly string[]): Citation[] {
-  return ids.map((id) => {
-    const c = curation.citations.get(id);
-    if (!c) throw new Error(`no citation ${id}`);
-    return c;
-  });
+/**
+ * The act a row cites: listed in a citations.csv and with an address. The one check of a citation, for the
+ * curated rows, the package calendars and the year files alike.
+ */
+export function citedAct(citations: ReadonlyMap<string, Citation>, id: string, where: string): Citation {
+  const c = citations.get(id);
+  if (!c) throw new Error(`${where}: cites ${id}, which no citations.csv lists`);
+  if (!SOURCE_URL_RE.test(c.url)) throw new Error(`${where}: cites ${id}, whose url must be an http(s) URL, got "${c.url}" (an act may be listed without one, not cited)`);
+  return c;
 }

@@ -4,8 +4,7 @@
  * location-years. See sources/holidays/README.md.
  */
 import { join } from 'node:path';
-import { checkUrl } from '../read-csv.js';
-import type { Curation } from '../holidays/curation.js';
+import { citedAct, type Curation } from '../holidays/curation.js';
 import { loadChina } from './china.js';
 import { loadJapan } from './japan.js';
 import { loadKorea } from './korea.js';
@@ -28,11 +27,7 @@ export async function loadOfficial(holidaysDir: string, curation: Curation, firs
     if (seen.has(key)) throw new Error(`official calendars: ${key} is declared complete twice (${y.where})`);
     seen.add(key);
   }
-  for (const id of parts.flatMap((p) => [...p.rows, ...p.years].flatMap((r) => r.citations))) {
-    const c = curation.citations.get(id);
-    if (!c) throw new Error(`official calendars: ${id} is cited but no citations.csv lists it`);
-    checkUrl(c.url, `official calendars: ${id}`, 'url');
-  }
+  for (const r of parts.flatMap((p) => [...p.rows, ...p.years])) for (const id of r.citations) citedAct(curation.citations, id, r.where);
   return {
     ...sortOfficial({ rows: parts.flatMap((p) => p.rows), years }),
     versions: { ...china.versions, ...korea.versions, ...japan.versions },
