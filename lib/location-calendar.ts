@@ -183,17 +183,25 @@ export class LocationCalendar {
     return this.workingOrdered.filter((w) => w.day >= start && w.day <= end && w.wd.applies_to.includes(type)).map((w) => w.wd);
   }
 
-  /** official or rules for one year; undefined for a year the location has no document for. */
+  /** official, corroborated or rules for one year; undefined for a year the location has no document for. */
   basisOf(year: number): BusinessDaysYear['basis'] | undefined {
     return this.basisByYear.get(year);
   }
 
-  /** official when every year from `start` to `end` has a published schedule; rules otherwise. */
+  /**
+   * The weakest basis of the years from `start` to `end`: official when every one has a published schedule,
+   * corroborated when each is official or corroborated, rules otherwise.
+   */
   basisBetween(start: number, end: number): BusinessDaysYear['basis'] {
     const [first] = civilFromDays(start);
     const [last] = civilFromDays(end);
-    for (let y = first; y <= last; y++) if (this.basisByYear.get(y) !== 'official') return 'rules';
-    return 'official';
+    let weakest: BusinessDaysYear['basis'] = 'official';
+    for (let y = first; y <= last; y++) {
+      const b = this.basisByYear.get(y);
+      if (b !== 'official' && b !== 'corroborated') return 'rules';
+      if (b === 'corroborated') weakest = 'corroborated';
+    }
+    return weakest;
   }
 
   /** Every holiday on `day`, in the year file's order. */

@@ -250,7 +250,7 @@ export interface BusinessDayCheck {
   /**
    * The basis of the date's year for this location.
    */
-  basis: "official" | "rules";
+  basis: "official" | "corroborated" | "rules";
 }
 /**
  * One holiday on one local calendar date. Multi-day holidays appear once per day.
@@ -293,9 +293,9 @@ export interface Holiday {
    */
   transferred_from: string | null;
   /**
-   * official: this row comes from a published schedule or announcement (see the year's sources); rules: projected from date-holidays' rules.
+   * official: this row comes from a published schedule or announcement (see the year's sources); corroborated: projected from rules, and python-holidays, the second independent source, has a public holiday at this location on this date too; rules: projected from one source's rules (date-holidays, or python-holidays where date-holidays has no data).
    */
-  basis: "official" | "rules";
+  basis: "official" | "corroborated" | "rules";
   /**
    * True when the holiday covers only part of the working day (for example Christmas Eve from 14:00 in Germany); such a day is not closed.
    */
@@ -316,7 +316,7 @@ export interface Holiday {
   citations: string[];
 }
 /**
- * A date that is a working day although it falls outside the location's workweek (China's make-up working days, Russia's working Saturdays, Taiwan's make-up days). Always from a published schedule.
+ * A date that is a working day although it falls outside the location's workweek (China's make-up working days, Russia's working Saturdays, Taiwan's make-up days). From a published schedule, whose acts `citations` names; or, in a year whose basis is not official and only at a location python-holidays supplies, from python-holidays' transcription of a decreed transfer (`citations` empty).
  */
 export interface WorkingDay {
   /**
@@ -346,7 +346,7 @@ export interface WorkingDay {
    */
   applies_to: ("business" | "banking" | "government")[];
   /**
-   * The ids of the acts this working day comes from (each listed in the year's sources).
+   * The ids of the acts this working day comes from (each listed in the year's sources); empty for one taken from python-holidays.
    *
    * Items: A citation's id: the country folder of sources/holidays/ it is kept in, a slash, and its id in that folder's citations.csv (US/5-usc-6103).
    */
@@ -399,15 +399,15 @@ export interface BusinessDayCount {
   type: "business" | "banking" | "government";
   workweek: Workweek;
   /**
-   * official when every year the answer depends on has a published schedule; rules otherwise.
+   * The weakest basis of the years the answer depends on: official when every one has a published schedule, corroborated when each is official or corroborated, rules otherwise.
    */
-  basis: "official" | "rules";
+  basis: "official" | "corroborated" | "rules";
 }
 /**
  * One holiday on one local calendar date. Multi-day holidays appear once per day.
  */
 /**
- * A date that is a working day although it falls outside the location's workweek (China's make-up working days, Russia's working Saturdays, Taiwan's make-up days). Always from a published schedule.
+ * A date that is a working day although it falls outside the location's workweek (China's make-up working days, Russia's working Saturdays, Taiwan's make-up days). From a published schedule, whose acts `citations` names; or, in a year whose basis is not official and only at a location python-holidays supplies, from python-holidays' transcription of a decreed transfer (`citations` empty).
  */
 
 // business-day-next.schema.json
@@ -430,9 +430,9 @@ export interface BusinessDayNext {
   location: string;
   type: "business" | "banking" | "government";
   /**
-   * official when every year the answer depends on has a published schedule; rules otherwise.
+   * The weakest basis of the years the answer depends on: official when every one has a published schedule, corroborated when each is official or corroborated, rules otherwise.
    */
-  basis: "official" | "rules";
+  basis: "official" | "corroborated" | "rules";
 }
 
 // business-day-shift.schema.json
@@ -460,9 +460,9 @@ export interface BusinessDayShift {
   type: "business" | "banking" | "government";
   workweek: Workweek;
   /**
-   * official when every year the answer depends on has a published schedule; rules otherwise.
+   * The weakest basis of the years the answer depends on: official when every one has a published schedule, corroborated when each is official or corroborated, rules otherwise.
    */
-  basis: "official" | "rules";
+  basis: "official" | "corroborated" | "rules";
 }
 
 // business-days-location.schema.json
@@ -537,9 +537,9 @@ export interface BasisSpan {
   from: number;
   to: number;
   /**
-   * official: the days off and working days come from a published government schedule we cite; rules: projected from date-holidays' rules, and may still change when the government publishes its schedule.
+   * How sure the answer is. official: the days off and working days come from a published government schedule or act we cite; corroborated: projected from rules, and our two independent sources (date-holidays with our cited rules and corrections, and python-holidays) agree on every day; rules: one source's projection, which may still change when the government publishes its schedule.
    */
-  basis: "official" | "rules";
+  basis: "official" | "corroborated" | "rules";
 }
 
 // business-days-locations.schema.json
@@ -581,9 +581,9 @@ export interface BusinessDaysYear {
   location: string;
   year: number;
   /**
-   * official when this year's days off and working days come from a published government schedule (sources lists it); rules when they are projected from date-holidays' rules.
+   * official when this year's days off and working days come from a published government schedule (sources lists it); corroborated when they are projected from rules and both independent sources (date-holidays with our curation, python-holidays) give the same days off and working days on every day of the year; rules when they are one source's projection.
    */
-  basis: "official" | "rules";
+  basis: "official" | "corroborated" | "rules";
   /**
    * Every act this year's rows rest on: the published schedule first when basis is official, then each act a holiday or working-day row names in its citations (a decree, an announcement, or the law behind a rule or correction of ours). Empty when every row is date-holidays' projection untouched.
    */
@@ -625,7 +625,7 @@ export interface Citation {
  * One holiday on one local calendar date. Multi-day holidays appear once per day.
  */
 /**
- * A date that is a working day although it falls outside the location's workweek (China's make-up working days, Russia's working Saturdays, Taiwan's make-up days). Always from a published schedule.
+ * A date that is a working day although it falls outside the location's workweek (China's make-up working days, Russia's working Saturdays, Taiwan's make-up days). From a published schedule, whose acts `citations` names; or, in a year whose basis is not official and only at a location python-holidays supplies, from python-holidays' transcription of a decreed transfer (`citations` empty).
  */
 
 // climate.schema.json
@@ -1520,5 +1520,5 @@ export interface TravelClimate {
 
 // working-day.schema.json
 /**
- * A date that is a working day although it falls outside the location's workweek (China's make-up working days, Russia's working Saturdays, Taiwan's make-up days). Always from a published schedule.
+ * A date that is a working day although it falls outside the location's workweek (China's make-up working days, Russia's working Saturdays, Taiwan's make-up days). From a published schedule, whose acts `citations` names; or, in a year whose basis is not official and only at a location python-holidays supplies, from python-holidays' transcription of a decreed transfer (`citations` empty).
  */

@@ -20,7 +20,10 @@ import { loadCuration, type CorrectionRow, type RuleRow } from './stages/holiday
 import { emitBusinessDays, type LocationData } from './stages/emit-business-days.js';
 import { loadOfficial } from './stages/official/index.js';
 import { applyOfficial } from './stages/apply-official.js';
-import { workweekSpans } from '../lib/workweek.js';
+import { ingestPythonTarget, pythonTargets, PythonHolidays } from './stages/ingest-python-holidays.js';
+import { corroborate } from './stages/corroborate.js';
+import { isWorkday, workweekSpans } from '../lib/workweek.js';
+import { parseDate } from '../lib/plain-date.js';
 import { createAjv, validateFiles } from './stages/validate.js';
 import { checkSources } from './stages/check-sources.js';
 import { inputsDigest, writeInputsStamp } from './inputs.js';
@@ -82,10 +85,10 @@ function bulkInWorker(files: Map<string, unknown>): Promise<BulkResult> {
 /** Every curated holiday row must name a location we serve: a typo would otherwise apply to nothing, silently. */
 function checkCuratedLocations(codes: { code: string; where: string }[], targets: Target[]): void {
   const known = new Set(targets.map((t) => t.location));
-  for (const { code, where } of codes) if (!known.has(code)) throw new Error(`${where}: unknown location ${code} (not a location date-holidays knows)`);
+  for (const { code, where } of codes) if (!known.has(code)) throw new Error(`${where}: unknown location ${code} (not a location date-holidays or python-holidays knows)`);
 }
 
-/** ISO 3166-1 countries date-holidays does not know, under the countries area's names. */
+/** ISO 3166-1 countries neither source has holidays for (places with no population of their own), under the countries area's names. */
 function countriesWithoutData(targets: Target[], countries: Country[]) {
   const known = new Set(targets.map((t) => t.location));
   return countries.filter((c) => !known.has(c.code)).map((c) => ({ location: c.code, name: c.name }));
@@ -94,11 +97,12 @@ function countriesWithoutData(targets: Target[], countries: Country[]) {
 type SourceEntry = Attribution['sources'][number] & { /** Its key in manifest.json's sources, for those the dataset version is made of. */ manifest?: string };
 
 /** The one list of sources: attribution.json lists them all, manifest.json's sources those with a `manifest` key. */
-function sourceList(tzdata: string, officialVersions: Record<string, string>): { dataset_license: string; sources: SourceEntry[] } {
+function sourceList(tzdata: string, officialVersions: Record<string, string>, pythonVersion: string): { dataset_license: string; sources: SourceEntry[] } {
   return {
     dataset_license: 'Data: CC BY-SA 3.0 (inherited from date-holidays); curated tables in sources/: CC0-1.0; code: MIT',
     sources: [
       { manifest: 'date-holidays', name: 'date-holidays', version: versionOf('date-holidays'), url: 'https://github.com/commenthol/date-holidays', license: 'ISC (code), CC BY-SA 3.0 (data)', attribution: 'Holiday data: date-holidays by commenthol and contributors, CC BY-SA 3.0.', used_for: 'public and bank holidays; the names and time zones of its own sub-region codes (and of places no other source covers)' },
+      { manifest: 'python-holidays', name: 'python-holidays', version: pythonVersion, url: 'https://github.com/vacanza/holidays', license: 'MIT', attribution: 'Holiday data: python-holidays (vacanza/holidays) by its contributors, MIT License.', used_for: 'public, bank and government holidays of the countries date-holidays does not cover; the second source every other location is corroborated against (sources/python-holidays/)' },
       { manifest: 'cldr-core', name: 'cldr-core', version: versionOf('cldr-core'), url: 'https://github.com/unicode-org/cldr-json', license: 'Unicode-3.0', attribution: 'Workweek data: Unicode CLDR, Unicode License v3.', used_for: 'weekend days per territory' },
       { manifest: 'tzdata', name: 'tz database (tzdata)', version: tzdata, url: 'https://www.iana.org/time-zones', license: 'public domain', attribution: `Time zone data: the IANA tz database (public domain), release ${tzdata}.`, used_for: 'time zones: offsets, transitions, abbreviations, links, countries' },
       { manifest: 'timezone-boundary-builder', name: 'timezone-boundary-builder', version: BOUNDARIES.release, url: BOUNDARIES.url, license: BOUNDARIES.license, attribution: BOUNDARIES.attribution, used_for: 'GET /v1/timezones/lookup: the time zone at a point (answered by the API; the polygons are not in the dataset files)' },
@@ -222,17 +226,30 @@ export async function build({
   const overrides = loadOverrides(curation);
   const official = await loadOfficial(holidaysDir, curation, FIRST_YEAR);
   step(`sources/holidays: ${curation.citations.size} citations, ${curation.rules.length} rules, ${curation.corrections.length} corrections; official calendars: ${official.years.length} complete location-years, ${official.rows.length} rows`);
-  const targets = listTargets();
+  const ph = new PythonHolidays(sourcesDir);
+  const holidayTargets = listTargets();
+  const firstZone = new Map<string, string>();
+  for (const z of readZoneTab(sourcesDir)) if (!firstZone.has(z.country)) firstZone.set(z.country, z.id);
+  const fromPython = pythonTargets(ph, new Set(holidayTargets.filter((t) => t.kind === 'country').map((t) => t.location)), new Set(curation.noPopulation.keys()), firstZone);
+  step(`python-holidays ${ph.meta.version}: ${fromPython.filter((t) => t.kind === 'country').length} countries and ${fromPython.filter((t) => t.kind !== 'country').length} subdivisions date-holidays does not know; ${curation.noPopulation.size} places with no population of their own`);
+  const targets = [...holidayTargets, ...fromPython];
   checkCuratedLocations(
     [...official.rows, ...official.years, ...curation.rules, ...curation.corrections].map((r) => ({ code: r.location, where: r.where })),
     targets,
   );
-  const ingested = await ingestAll(targets, years);
+  const ingested = await ingestAll(holidayTargets, years);
+  const pythonWorkingDays = new Map<string, ReturnType<typeof ingestPythonTarget>['workingDays']>();
+  for (const t of fromPython) {
+    const { loc, workingDays } = ingestPythonTarget(ph, t, years[0], years.at(-1)!);
+    ingested.push(loc);
+    pythonWorkingDays.set(t.location, workingDays);
+  }
+  ingested.sort((a, b) => (a.target.location < b.target.location ? -1 : 1));
 
   step('[corrections + rules + official calendars + workweeks]');
   const usedCorrections = new Set<CorrectionRow>();
   const usedRules = new Set<RuleRow>();
-  const holidaySource = `date-holidays ${versionOf('date-holidays')}`;
+  const holidaySource = { 'date-holidays': `date-holidays ${versionOf('date-holidays')}`, 'python-holidays': ph.label };
   for (const loc of ingested) {
     applyCorrections(loc, curation.corrections, usedCorrections, 'edits');
     applyRules(loc, curation.rules, years, usedRules);
@@ -242,14 +259,26 @@ export async function build({
   checkRulesUsed(curation.rules, usedRules);
   const countryRows = new Map(ingested.filter((l) => l.target.kind === 'country').map((l) => [l.target.location, [...l.holidays]]));
   const windowYears = years.filter((y) => y >= FIRST_YEAR && y <= LAST_YEAR);
+  let corroboratedYears = 0;
+  let corroboratedRows = 0;
   const locations: LocationData[] = ingested.map((loc) => {
     const workweeks = workweeksFor(loc.target.location, overrides);
-    const basis = applyOfficial(loc, official, workweekSpans(workweeks), windowYears, countryRows.get(loc.target.country.toUpperCase()) ?? [], curation.citations);
-    const dayTypes = describeDayTypes(loc, curation.rules, holidaySource);
+    const spans = workweekSpans(workweeks);
+    const basis = applyOfficial(loc, official, spans, windowYears, countryRows.get(loc.target.country.toUpperCase()) ?? [], curation.citations);
+    // python-holidays' make-up working days (decreed transfers) where no official schedule gives the year's.
+    for (const w of pythonWorkingDays.get(loc.target.location) ?? []) {
+      const b = basis.get(Number(w.date.slice(0, 4)));
+      if (b && b.basis === 'rules' && !isWorkday(spans, parseDate(w.date)!) && !b.workingDays.some((x) => x.date === w.date)) b.workingDays.push(w);
+    }
+    const c = corroborate(ph, loc, spans, basis);
+    corroboratedYears += c.years;
+    corroboratedRows += c.rows;
+    const dayTypes = describeDayTypes(loc, curation.rules, holidaySource[loc.target.source]);
     loc.holidays = clipToWindow(loc.holidays, FIRST_YEAR, LAST_YEAR);
     return { loc, workweeks, dayTypes, basis };
   });
 
+  step(`[corroborate] ${corroboratedYears} location-years and ${corroboratedRows} holiday rows agree with ${ph.label}`);
   const files = new Map<string, unknown>();
 
   const tzdata = tzdataVersion(sourcesDir);
@@ -292,7 +321,7 @@ export async function build({
   step(`[seats] ${coverage.seats.with_seat} of ${coverage.seats.subdivisions} subdivisions have a seat (${((100 * coverage.seats.with_seat) / coverage.seats.subdivisions).toFixed(1)}%); largest countries: ${per('with_seat')}`);
   step(`[climate] ${coverage.regional_climate.with_station} of ${coverage.regional_climate.regions} regions have a station within ${coverage.regional_climate.max_distance_km} km of their seat; largest countries: ${per('with_station')}`);
   for (const [path, doc] of emitAstronomyPlaces(countries, capitals, zoneTab)) files.set(path, doc);
-  const sourcesList = sourceList(tzdata, official.versions);
+  const sourcesList = sourceList(tzdata, official.versions, ph.meta.version);
   files.set('attribution.json', attribution(sourcesList));
 
   const ajv = createAjv();
@@ -331,6 +360,7 @@ export async function build({
     climate_stations: Object.keys(climate).length,
     timezone_aliases: zones.reduce((n, z) => n + (z.country ? z.aliases.length : 0), 0),
     official_location_years: locations.reduce((n, l) => n + [...l.basis.values()].filter((b) => b.basis === 'official').length, 0),
+    corroborated_location_years: locations.reduce((n, l) => n + [...l.basis.values()].filter((b) => b.basis === 'corroborated').length, 0),
     working_days: locations.reduce((n, l) => n + [...l.basis.values()].reduce((m, b) => m + b.workingDays.length, 0), 0),
   };
   const sources = manifestSources(sourcesList);

@@ -139,7 +139,20 @@ describe('basis', () => {
     expect((await getJson(app, '/v1/business-days/CN/subtract?start=2025-01-05&days=5')).body.basis).toBe('official');
     expect((await getJson(app, '/v1/business-days/CN/next?from=2025-01-24')).body).toMatchObject({ next: '2025-01-26', basis: 'official' });
     expect((await getJson(app, '/v1/business-days/CN/count?start=2026-06-01&end=2027-06-01')).body.basis).toBe('rules');
-    expect((await getJson(app, '/v1/business-days/US?date=2026-07-03')).body).toMatchObject({ basis: 'rules', working_day: null });
+    // A year both sources agree on answers corroborated; a range is corroborated only when no year in it is rules.
+    expect(read<BusinessDaysYear>('business-days/US/2026.json').basis).toBe('corroborated');
+    expect((await getJson(app, '/v1/business-days/US?date=2026-07-03')).body).toMatchObject({ basis: 'corroborated', working_day: null });
+    expect((await getJson(app, '/v1/business-days/US/count?start=2026-01-01&end=2026-12-31')).body.basis).toBe('corroborated');
+    // A location whose 2025 is corroborated and 2026 rules (found in the data, so it tracks the sources).
+    const mixed = list.locations.find((l) => {
+      const b = read<BusinessDaysLocation>(`business-days/${l.location}/index.json`).basis;
+      const of = (y: number) => b.find((s) => s.from <= y && y <= s.to)?.basis;
+      return of(2025) === 'corroborated' && of(2026) === 'rules';
+    })!;
+    expect(mixed, 'a location corroborated in 2025 and rules in 2026').toBeDefined();
+    expect((await getJson(app, `/v1/business-days/${mixed.location}/count?start=2025-01-01&end=2025-12-31`)).body.basis).toBe('corroborated');
+    expect((await getJson(app, `/v1/business-days/${mixed.location}/count?start=2025-06-01&end=2026-06-01`)).body.basis).toBe('rules');
+    expect((await getJson(app, '/v1/business-days/JP/count?start=2026-06-01&end=2027-06-01')).body.basis, 'official then corroborated').toBe('corroborated');
   });
 
   it('keeps a date-holidays day that the schedule does not give off as a named day that closes nothing', async () => {

@@ -210,7 +210,7 @@ function basisSection(diff: DataDiff): string[] {
   return [
     `### Basis: ${n} location-year${n === 1 ? '' : 's'} changed`,
     '',
-    'official = a published government schedule we cite; rules = projected from date-holidays. A change here changes many answers at once.',
+    'official = a published government schedule we cite; corroborated = projected, and both independent sources agree on every day; rules = one source\'s projection. A change here changes many answers at once.',
     '',
     ...capped([...groups.values()], LIMITS.items, (g) => `- ${code(g.location)}: ${g.old} → ${g.new} for ${ranges(g.years)}`),
   ];

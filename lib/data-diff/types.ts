@@ -106,8 +106,8 @@ export interface Warning {
 export interface BasisChange {
   location: string;
   year: number;
-  old: 'official' | 'rules';
-  new: 'official' | 'rules';
+  old: 'official' | 'corroborated' | 'rules';
+  new: 'official' | 'corroborated' | 'rules';
 }
 
 /** A working day outside the workweek added or removed. */

@@ -22,6 +22,8 @@ export interface Target {
   /** date-holidays' first zone (inherited from the parent unless date-holidays sets one); the published one is chosen by name-locations.ts. */
   timezone: string;
   localLanguage: string;
+  /** The source its holidays are ingested from: date-holidays, else python-holidays (ingest-python-holidays.ts). */
+  source: 'date-holidays' | 'python-holidays';
 }
 
 export interface IngestedLocation {
@@ -50,6 +52,7 @@ export function listTargets(): Target[] {
       args,
       timezone: inst.getTimezones()[0] ?? 'UTC',
       localLanguage: inst.getLanguages()[0],
+      source: 'date-holidays',
     });
   };
   const countries = hd.getCountries('en');

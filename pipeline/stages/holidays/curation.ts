@@ -98,6 +98,8 @@ export interface Curation {
   rules: RuleRow[];
   corrections: CorrectionRow[];
   workweeks: WorkweekCurationRow[];
+  /** Places with no population of their own (no-population.csv): no holiday data is published for them. */
+  noPopulation: Map<string, { url: string; note: string }>;
 }
 
 const KINDS = new Set(['holiday', 'transferred', 'working_day']);
@@ -259,7 +261,7 @@ export function checkDatedSeries(c: Curation): void {
 
 /** Every country folder under `dir` (sources/holidays). */
 export function loadCuration(dir: string): Curation {
-  const out: Curation = { citations: new Map(), days: [], years: [], rules: [], corrections: [], workweeks: [] };
+  const out: Curation = { citations: new Map(), days: [], years: [], rules: [], corrections: [], workweeks: [], noPopulation: new Map() };
   const cited = new Map<string, string>();
   for (const cc of readdirSync(dir).sort()) {
     if (!/^[A-Z]{2}$/.test(cc)) continue;
@@ -267,6 +269,13 @@ export function loadCuration(dir: string): Curation {
   }
   for (const [id, where] of cited) citedAct(out.citations, id, where);
   checkDatedSeries(out);
+  const noPopulation = join(dir, 'no-population.csv');
+  if (existsSync(noPopulation)) {
+    for (const { row, where } of readCsv(noPopulation, 'location,url,note')) {
+      if (!/^[A-Z]{2}$/.test(row.location) || out.noPopulation.has(row.location)) throw new Error(`${where}: location must be a country code, once`);
+      out.noPopulation.set(row.location, { url: checkUrl(row.url, where, 'url'), note: row.note });
+    }
+  }
   return out;
 }
 
