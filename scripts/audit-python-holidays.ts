@@ -1,0 +1,150 @@
+/**
+ * The differential audit against python-holidays: every day of a window (default 2018-2027) for every location
+ * both sources cover (our date-holidays locations that python-holidays has, by code or alias), on the days both
+ * count as workweek days. A day disagrees when one side closes it for business and the other does not.
+ * Disagreeing days are grouped by (location, holiday name).
+ *
+ *   npm run audit:python-holidays [-- --from 2018 --to 2027 --json out.json]
+ *
+ * Reads the built dataset (dist-data/v1) and the pinned extraction (sources/python-holidays/), no Python.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { parseDate, formatDate, weekdayIndex, WEEKDAYS } from '../lib/plain-date.js';
+import { isWorkday, workweekSpans } from '../lib/workweek.js';
+import type { BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear } from '../lib/schema-types.js';
+import { PythonHolidays } from '../pipeline/stages/ingest-python-holidays.js';
+import { pythonLocation } from '../pipeline/stages/corroborate.js';
+
+const ROOT = join(import.meta.dirname, '..');
+
+export interface AuditDay {
+  location: string;
+  date: string;
+  /** Who closes the day: ours or theirs. */
+  closed_by: 'ours' | 'theirs';
+  name: string;
+}
+
+export interface AuditResult {
+  python_holidays: string;
+  from: number;
+  to: number;
+  locations: { countries: number; regions: number };
+  days: { countries: number; regions: number };
+  agree: { countries: number; regions: number };
+  disagreements: AuditDay[];
+}
+
+/** python-holidays' weekend of a location on a day, from weekends.csv. */
+function weekendReader(sourcesDir: string) {
+  const spans = new Map<string, { from: number; until: number; days: Set<string> }[]>();
+  for (const [loc, from, until, weekend] of parse(readFileSync(join(sourcesDir, 'python-holidays', 'weekends.csv'), 'utf8'), { from_line: 2 }) as string[][]) {
+    const list = spans.get(loc) ?? spans.set(loc, []).get(loc)!;
+    list.push({ from: from ? parseDate(from)! : -Infinity, until: until ? parseDate(until)! : Infinity, days: new Set(weekend.split(' ').filter(Boolean)) });
+  }
+  return (loc: string, day: number) => {
+    const s = (spans.get(loc) ?? []).find((x) => day >= x.from && day <= x.until);
+    return s ? s.days.has(WEEKDAYS[weekdayIndex(day)]) : ['saturday', 'sunday'].includes(WEEKDAYS[weekdayIndex(day)]);
+  };
+}
+
+/** Yields to the event loop (between locations): the test's worker keeps answering vitest while this reads 5,000 files. */
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function audit({ dataDir = join(ROOT, 'dist-data', 'v1'), sourcesDir = join(ROOT, 'sources'), from = 2018, to = 2027 } = {}): Promise<AuditResult> {
+  const ph = new PythonHolidays(sourcesDir);
+  const theirWeekend = weekendReader(sourcesDir);
+  const list = JSON.parse(readFileSync(join(dataDir, 'business-days', 'index.json'), 'utf8')) as BusinessDaysLocations;
+  const result: AuditResult = { python_holidays: ph.meta.version, from, to, locations: { countries: 0, regions: 0 }, days: { countries: 0, regions: 0 }, agree: { countries: 0, regions: 0 }, disagreements: [] };
+  for (const { location } of list.locations) {
+    await tick();
+    const index = JSON.parse(readFileSync(join(dataDir, 'business-days', location, 'index.json'), 'utf8')) as BusinessDaysLocation;
+    if (!index.day_types.business.basis.includes('date-holidays')) continue; // python-holidays' own locations
+    const theirs = pythonLocation(ph, location);
+    if (!theirs) continue;
+    const kind = index.kind === 'country' ? 'countries' : 'regions';
+    result.locations[kind]++;
+    const spans = workweekSpans(index.workweeks);
+    const theirRows = ph.locationsOf(index.country).get(theirs) ?? [];
+    const theirClosed = new Map<string, string>();
+    for (const r of theirRows) if (r.category === 'public' && !theirClosed.has(r.date)) theirClosed.set(r.date, r.name);
+    const country = ph.meta.countries[index.country];
+    for (let year = Math.max(from, country.start_year); year <= Math.min(to, country.end_year); year++) {
+      const doc = JSON.parse(readFileSync(join(dataDir, 'business-days', location, `${year}.json`), 'utf8')) as BusinessDaysYear;
+      const ourClosed = new Map<string, string>();
+      for (const h of doc.holidays) if (h.closes.includes('business') && !ourClosed.has(h.date)) ourClosed.set(h.date, h.name);
+      const ourWorking = new Set(doc.working_days.map((w) => w.date));
+      const theirWorking = ph.workdaysOf(theirs);
+      for (let day = parseDate(`${year}-01-01`)!; day <= parseDate(`${year}-12-31`)!; day++) {
+        const date = formatDate(day);
+        const ourWorkday = isWorkday(spans, day) || ourWorking.has(date);
+        const theirWorkday = !theirWeekend(theirs, day) || theirWorking.has(date);
+        if (!ourWorkday || !theirWorkday) continue;
+        result.days[kind]++;
+        const a = ourClosed.get(date);
+        const b = theirClosed.get(date);
+        if ((a === undefined) === (b === undefined)) {
+          result.agree[kind]++;
+          continue;
+        }
+        result.disagreements.push(a !== undefined ? { location, date, closed_by: 'ours', name: a } : { location, date, closed_by: 'theirs', name: b! });
+      }
+    }
+  }
+  return result;
+}
+
+/** Disagreeing days grouped by (location, closed_by, name), largest first. */
+export function groups(days: readonly AuditDay[]): { location: string; closed_by: string; name: string; dates: string[] }[] {
+  const by = new Map<string, { location: string; closed_by: string; name: string; dates: string[] }>();
+  for (const d of days) {
+    const key = `${d.location}|${d.closed_by}|${d.name}`;
+    (by.get(key) ?? by.set(key, { location: d.location, closed_by: d.closed_by, name: d.name, dates: [] }).get(key)!).dates.push(d.date);
+  }
+  return [...by.values()].sort((a, b) => b.dates.length - a.dates.length || (a.location < b.location ? -1 : 1));
+}
+
+/**
+ * The backlog of groups nobody has settled yet (test/python-holidays/backlog.csv), one row per country group or
+ * per (country's subdivisions, side, name): a work list, never a verdict. `--backlog FILE` writes it; review each
+ * row into a ledger file with a cited verdict and delete it here.
+ */
+export function backlogCsv(g: ReturnType<typeof groups>, settled: (location: string, side: string, name: string) => boolean = () => false): string {
+  const q = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const rows = new Set<string>();
+  for (const x of g) {
+    if (settled(x.location, x.closed_by, x.name)) continue;
+    const location = x.location.includes('-') ? `${x.location.slice(0, 2)}-*` : x.location;
+    rows.add(`${location},${q(x.name)},${x.closed_by},,unreviewed,,`);
+  }
+  return ['location,holiday,side,dates,verdict,explanation,source', ...[...rows].sort()].join('\n') + '\n';
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
+  const r = await audit({ from: Number(arg('from') ?? 2018), to: Number(arg('to') ?? 2027) });
+  const pct = (k: 'countries' | 'regions') => ((100 * r.agree[k]) / r.days[k]).toFixed(2);
+  const g = groups(r.disagreements);
+  console.log(`python-holidays ${r.python_holidays}, ${r.from}-${r.to}: ${r.locations.countries} countries, ${r.locations.regions} regions compared`);
+  console.log(`agreement: countries ${pct('countries')}% of ${r.days.countries} days, regions ${pct('regions')}% of ${r.days.regions} days`);
+  console.log(`${r.disagreements.length} disagreeing days in ${g.length} groups (location, side, holiday)`);
+  for (const x of g.slice(0, Number(arg('top') ?? 40))) console.log(`  ${x.location.padEnd(10)} ${x.closed_by.padEnd(6)} ${String(x.dates.length).padStart(4)}  ${x.name}`);
+  const out = arg('json');
+  if (out) writeFileSync(out, JSON.stringify({ ...r, groups: g }, null, 1));
+  const backlog = arg('backlog');
+  if (backlog) {
+    // Groups a ledger row settles stay out of the backlog.
+    const dir = join(ROOT, 'test', 'python-holidays');
+    const rows = readdirSync(dir)
+      .filter((f) => /^ledger.*\.csv$/.test(f))
+      .flatMap((f) => parse(readFileSync(join(dir, f), 'utf8'), { columns: true, skip_empty_lines: true, trim: true }) as { location: string; holiday: string; side: string }[]);
+    const settled = (location: string, side: string, name: string) =>
+      rows.some((r) => (r.location.endsWith('-*') ? location.startsWith(r.location.slice(0, -1)) : r.location === location) && r.holiday === name && r.side === side);
+    writeFileSync(backlog, backlogCsv(g, settled));
+  }
+}
