@@ -79,7 +79,7 @@ export class PythonHolidays {
     }
     const text = readFileSync(path, 'utf8');
     if (text.split('\n', 1)[0] !== HEADER) throw new Error(`${path} line 1: the header must be "${HEADER}"`);
-    const records = parse(text, { from_line: 2 }) as string[][];
+    const records = fields(text);
     const national: PhRow[] = [];
     const added = new Map<string, PhRow[]>();
     const removed = new Map<string, Set<string>>();
@@ -98,10 +98,11 @@ export class PythonHolidays {
       } else throw new Error(`${where}: location ${location} with op "${op}"`);
     });
     out.set(cc, national);
+    const keys = national.map(key);
     for (const sub of Object.keys(this.meta.countries[cc].subdivisions)) {
       const location = `${cc}-${sub}`;
-      const gone = removed.get(location) ?? new Set();
-      const rows = [...national.filter((r) => !gone.has(key(r))), ...(added.get(location) ?? [])];
+      const gone = removed.get(location);
+      const rows = [...(gone ? national.filter((_, i) => !gone.has(keys[i])) : national), ...(added.get(location) ?? [])];
       rows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
       out.set(location, rows);
     }
@@ -120,6 +121,24 @@ export class PythonHolidays {
     }
     return this.weekendWorkdays.get(location) ?? new Set();
   }
+}
+
+/**
+ * The records of an extracted CSV after its header. The extractor writes Python's csv dialect: a field is quoted
+ * only when it holds a comma, a quote or a line break, so a line without a quote splits on commas, and the few
+ * with one go through csv-parse.
+ */
+function fields(text: string): string[][] {
+  const lines = text.split('\n');
+  const out: string[][] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (line === '') continue;
+    if (!line.includes('"')) out.push(line.split(','));
+    else if ((line.match(/"/g) ?? []).length % 2 === 0) out.push((parse(line) as string[][])[0]);
+    else throw new Error(`line ${i + 1}: a quoted field across lines (the extractor writes none)`);
+  }
+  return out;
 }
 
 /** python-holidays' language tag (`ms_MY`, `en_US`) as the dataset writes languages (`ms`, `en`). */
