@@ -16,12 +16,13 @@ import { clipToWindow, listTargets, yearsAround, type IngestedLocation, type Tar
 import { cldrVersion, loadOverrides, workweeksFor } from './stages/ingest-workweeks.js';
 import { applyRules, checkRulesUsed, describeDayTypes } from './stages/apply-rules.js';
 import { applyCorrections, checkAllUsed } from './stages/apply-corrections.js';
-import { loadCuration, type CorrectionRow, type RuleRow } from './stages/holidays/curation.js';
+import { loadCuration, type CorrectionRow, type RuleRow, type SourceRow } from './stages/holidays/curation.js';
 import { emitBusinessDays, type LocationData } from './stages/emit-business-days.js';
 import { loadOfficial } from './stages/official/index.js';
 import { applyOfficial } from './stages/apply-official.js';
 import { ingestPythonTarget, pythonTargets, PythonHolidays } from './stages/ingest-python-holidays.js';
 import { corroborate } from './stages/corroborate.js';
+import { applySources, checkSourcesUsed } from './stages/apply-sources.js';
 import { isWorkday, workweekSpans } from '../lib/workweek.js';
 import { parseDate } from '../lib/plain-date.js';
 import { createAjv, validateFiles } from './stages/validate.js';
@@ -234,7 +235,7 @@ export async function build({
   step(`python-holidays ${ph.meta.version}: ${fromPython.filter((t) => t.kind === 'country').length} countries and ${fromPython.filter((t) => t.kind !== 'country').length} subdivisions date-holidays does not know; ${curation.noPopulation.size} places with no population of their own`);
   const targets = [...holidayTargets, ...fromPython];
   checkCuratedLocations(
-    [...official.rows, ...official.years, ...curation.rules, ...curation.corrections].map((r) => ({ code: r.location, where: r.where })),
+    [...official.rows, ...official.years, ...curation.rules, ...curation.corrections, ...curation.sources].map((r) => ({ code: r.location, where: r.where })),
     targets,
   );
   const ingested = await ingestAll(holidayTargets, years);
@@ -250,13 +251,17 @@ export async function build({
   const usedCorrections = new Set<CorrectionRow>();
   const usedRules = new Set<RuleRow>();
   const holidaySource = { 'date-holidays': `date-holidays ${versionOf('date-holidays')}`, 'python-holidays': ph.label };
+  const usedSources = new Set<SourceRow>();
+  const pythonYears = new Map<string, Set<number>>();
   for (const loc of ingested) {
+    pythonYears.set(loc.target.location, applySources(loc, curation.sources, ph, years, usedSources));
     applyCorrections(loc, curation.corrections, usedCorrections, 'edits');
     applyRules(loc, curation.rules, years, usedRules);
     applyCorrections(loc, curation.corrections, usedCorrections, 'deriving');
   }
   checkAllUsed(curation.corrections, usedCorrections);
   checkRulesUsed(curation.rules, usedRules);
+  checkSourcesUsed(curation.sources, usedSources);
   const countryRows = new Map(ingested.filter((l) => l.target.kind === 'country').map((l) => [l.target.location, [...l.holidays]]));
   const windowYears = years.filter((y) => y >= FIRST_YEAR && y <= LAST_YEAR);
   let corroboratedYears = 0;
@@ -270,10 +275,15 @@ export async function build({
       const b = basis.get(Number(w.date.slice(0, 4)));
       if (b && b.basis === 'rules' && !isWorkday(spans, parseDate(w.date)!) && !b.workingDays.some((x) => x.date === w.date)) b.workingDays.push(w);
     }
-    const c = corroborate(ph, loc, spans, basis);
+    const rebased = pythonYears.get(loc.target.location) ?? new Set<number>();
+    const c = corroborate(ph, loc, spans, basis, rebased);
     corroboratedYears += c.years;
     corroboratedRows += c.rows;
-    const dayTypes = describeDayTypes(loc, curation.rules, holidaySource[loc.target.source]);
+    const fromPythonYears = [...rebased].filter((y) => y >= FIRST_YEAR && y <= LAST_YEAR).sort((a, b) => a - b);
+    const source = fromPythonYears.length
+      ? `${holidaySource['date-holidays']}, ${ph.label} in ${fromPythonYears[0]}-${fromPythonYears.at(-1)} (sources/holidays/${loc.target.country}/sources.csv)`
+      : holidaySource[loc.target.source];
+    const dayTypes = describeDayTypes(loc, curation.rules, source);
     loc.holidays = clipToWindow(loc.holidays, FIRST_YEAR, LAST_YEAR);
     return { loc, workweeks, dayTypes, basis };
   });

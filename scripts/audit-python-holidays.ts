@@ -1,7 +1,8 @@
 /**
  * The differential audit against python-holidays: every day of a window (default 2018-2027) for every location
  * both sources cover (our date-holidays locations that python-holidays has, by code or alias), on the days both
- * count as workweek days. A day disagrees when one side closes it for business and the other does not.
+ * count as workweek days, except the location-years a decision table (sources/holidays/<CC>/sources.csv) builds from
+ * python-holidays. A day disagrees when one side closes it for business and the other does not.
  * Disagreeing days are grouped by (location, holiday name).
  *
  *   npm run audit:python-holidays [-- --from 2018 --to 2027 --json out.json]
@@ -16,6 +17,8 @@ import { isWorkday, workweekSpans } from '../lib/workweek.js';
 import type { BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear } from '../lib/schema-types.js';
 import { PythonHolidays } from '../pipeline/stages/ingest-python-holidays.js';
 import { pythonLocation } from '../pipeline/stages/corroborate.js';
+import { decisionFor } from '../pipeline/stages/apply-sources.js';
+import { loadCuration } from '../pipeline/stages/holidays/curation.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -34,6 +37,8 @@ export interface AuditResult {
   locations: { countries: number; regions: number };
   days: { countries: number; regions: number };
   agree: { countries: number; regions: number };
+  /** Location-years left out because a decision table builds them from python-holidays (nothing independent to compare). */
+  rebased_years: number;
   disagreements: AuditDay[];
 }
 
@@ -55,9 +60,10 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function audit({ dataDir = join(ROOT, 'dist-data', 'v1'), sourcesDir = join(ROOT, 'sources'), from = 2018, to = 2027 } = {}): Promise<AuditResult> {
   const ph = new PythonHolidays(sourcesDir);
+  const decisions = loadCuration(join(sourcesDir, 'holidays')).sources;
   const theirWeekend = weekendReader(sourcesDir);
   const list = JSON.parse(readFileSync(join(dataDir, 'business-days', 'index.json'), 'utf8')) as BusinessDaysLocations;
-  const result: AuditResult = { python_holidays: ph.meta.version, from, to, locations: { countries: 0, regions: 0 }, days: { countries: 0, regions: 0 }, agree: { countries: 0, regions: 0 }, disagreements: [] };
+  const result: AuditResult = { python_holidays: ph.meta.version, from, to, locations: { countries: 0, regions: 0 }, days: { countries: 0, regions: 0 }, agree: { countries: 0, regions: 0 }, rebased_years: 0, disagreements: [] };
   for (const { location } of list.locations) {
     await tick();
     const index = JSON.parse(readFileSync(join(dataDir, 'business-days', location, 'index.json'), 'utf8')) as BusinessDaysLocation;
@@ -72,6 +78,10 @@ export async function audit({ dataDir = join(ROOT, 'dist-data', 'v1'), sourcesDi
     for (const r of theirRows) if (r.category === 'public' && !theirClosed.has(r.date)) theirClosed.set(r.date, r.name);
     const country = ph.meta.countries[index.country];
     for (let year = Math.max(from, country.start_year); year <= Math.min(to, country.end_year); year++) {
+      if (decisionFor(decisions, location, year)?.source === 'python-holidays') {
+        result.rebased_years++;
+        continue;
+      }
       const doc = JSON.parse(readFileSync(join(dataDir, 'business-days', location, `${year}.json`), 'utf8')) as BusinessDaysYear;
       const ourClosed = new Map<string, string>();
       for (const h of doc.holidays) if (h.closes.includes('business') && !ourClosed.has(h.date)) ourClosed.set(h.date, h.name);
@@ -111,13 +121,17 @@ export function groups(days: readonly AuditDay[]): { location: string; closed_by
  * per (country's subdivisions, side, name): a work list, never a verdict. `--backlog FILE` writes it; review each
  * row into a ledger file with a cited verdict and delete it here.
  */
-export function backlogCsv(g: ReturnType<typeof groups>, settled: (location: string, side: string, name: string) => boolean = () => false): string {
+export function backlogCsv(g: ReturnType<typeof groups>, covered: (location: string, side: string, name: string) => Set<string> | 'all' = () => new Set()): string {
   const q = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
   const rows = new Set<string>();
   for (const x of g) {
-    if (settled(x.location, x.closed_by, x.name)) continue;
-    const location = x.location.includes('-') ? `${x.location.slice(0, 2)}-*` : x.location;
-    rows.add(`${location},${q(x.name)},${x.closed_by},,unreviewed,,`);
+    const c = covered(x.location, x.closed_by, x.name);
+    if (c === 'all') continue;
+    const left = x.dates.filter((d) => !c.has(d));
+    if (!left.length) continue;
+    // A group no ledger row touches: one row for the country, or for all its subdivisions; a partly settled one: its dates left.
+    if (left.length === x.dates.length) rows.add(`${x.location.includes('-') ? `${x.location.slice(0, 2)}-*` : x.location},${q(x.name)},${x.closed_by},,unreviewed,,`);
+    else rows.add(`${x.location},${q(x.name)},${x.closed_by},${left.join(' ')},unreviewed,,`);
   }
   return ['location,holiday,side,dates,verdict,explanation,source', ...[...rows].sort()].join('\n') + '\n';
 }
@@ -131,7 +145,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const pct = (k: 'countries' | 'regions') => ((100 * r.agree[k]) / r.days[k]).toFixed(2);
   const g = groups(r.disagreements);
   console.log(`python-holidays ${r.python_holidays}, ${r.from}-${r.to}: ${r.locations.countries} countries, ${r.locations.regions} regions compared`);
-  console.log(`agreement: countries ${pct('countries')}% of ${r.days.countries} days, regions ${pct('regions')}% of ${r.days.regions} days`);
+  console.log(`agreement: countries ${pct('countries')}% of ${r.days.countries} days, regions ${pct('regions')}% of ${r.days.regions} days; ${r.rebased_years} location-years built from python-holidays left out`);
   console.log(`${r.disagreements.length} disagreeing days in ${g.length} groups (location, side, holiday)`);
   for (const x of g.slice(0, Number(arg('top') ?? 40))) console.log(`  ${x.location.padEnd(10)} ${x.closed_by.padEnd(6)} ${String(x.dates.length).padStart(4)}  ${x.name}`);
   const out = arg('json');
@@ -142,9 +156,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const dir = join(ROOT, 'test', 'python-holidays');
     const rows = readdirSync(dir)
       .filter((f) => /^ledger.*\.csv$/.test(f))
-      .flatMap((f) => parse(readFileSync(join(dir, f), 'utf8'), { columns: true, skip_empty_lines: true, trim: true }) as { location: string; holiday: string; side: string }[]);
-    const settled = (location: string, side: string, name: string) =>
-      rows.some((r) => (r.location.endsWith('-*') ? location.startsWith(r.location.slice(0, -1)) : r.location === location) && r.holiday === name && r.side === side);
-    writeFileSync(backlog, backlogCsv(g, settled));
+      .flatMap((f) => parse(readFileSync(join(dir, f), 'utf8'), { columns: true, skip_empty_lines: true, trim: true }) as { location: string; holiday: string; side: string; dates: string }[]);
+    const covered = (location: string, side: string, name: string): Set<string> | 'all' => {
+      const mine = rows.filter((r) => (r.location.endsWith('-*') ? location.startsWith(r.location.slice(0, -1)) : r.location === location) && r.holiday === name && r.side === side);
+      return mine.some((r) => r.dates === '') ? 'all' : new Set(mine.flatMap((r) => r.dates.split(' ')));
+    };
+    writeFileSync(backlog, backlogCsv(g, covered));
   }
 }

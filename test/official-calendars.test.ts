@@ -52,7 +52,7 @@ describe('working days outside the workweek', () => {
         const { status, body } = await getJson(app, `/v1/business-days/${location}?date=${w.date}&type=${type}`);
         expect(status).toBe(200);
         expect(body.working_day, `${location} ${w.date}`).toEqual(w);
-        expect(body.basis).toMatch(/^(official|rules)$/);
+        expect(body.basis).toMatch(/^(official|corroborated|rules)$/);
         if (w.applies_to.includes(type)) {
           expect(body.is_business_day, `${location} ${w.date} ${type}`).toBe(true);
           expect(body.reason).toBeUndefined();

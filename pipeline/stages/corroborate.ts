@@ -8,8 +8,8 @@
  *   for business on the location's working days, and no working day on a weekend that one of them has and the
  *   other not. A year python-holidays does not cover (before its `start_year`) stays `rules`.
  *
- * `official` rows and years stay `official`. A location only python-holidays knows has nothing to be
- * corroborated by and stays `rules`.
+ * `official` rows and years stay `official`. A location only python-holidays knows, and the years a decision table
+ * (apply-sources.ts) builds from python-holidays, have nothing to be corroborated by and stay `rules`.
  */
 import { isWorkday, type WorkweekSpan } from '../../lib/workweek.js';
 import { parseDate } from '../../lib/plain-date.js';
@@ -38,7 +38,7 @@ export interface Corroboration {
 }
 
 /** Marks corroborated rows and years of one location in place (see the top of this file). */
-export function corroborate(ph: PythonHolidays, loc: IngestedLocation, spans: readonly WorkweekSpan[], basis: Map<number, YearBasis>): Corroboration {
+export function corroborate(ph: PythonHolidays, loc: IngestedLocation, spans: readonly WorkweekSpan[], basis: Map<number, YearBasis>, rebased: ReadonlySet<number> = new Set()): Corroboration {
   if (loc.target.source !== 'date-holidays') return { years: 0, rows: 0 };
   const against = pythonLocation(ph, loc.target.location);
   if (!against) return { years: 0, rows: 0 };
@@ -49,7 +49,7 @@ export function corroborate(ph: PythonHolidays, loc: IngestedLocation, spans: re
 
   let rows = 0;
   for (const h of loc.holidays) {
-    if (h.basis === 'rules' && h.closes.includes('business') && theirDays.has(h.date)) {
+    if (h.basis === 'rules' && h.closes.includes('business') && theirDays.has(h.date) && !rebased.has(Number(h.date.slice(0, 4)))) {
       h.basis = 'corroborated';
       rows++;
     }
@@ -77,7 +77,7 @@ export function corroborate(ph: PythonHolidays, loc: IngestedLocation, spans: re
 
   let years = 0;
   for (const [year, b] of basis) {
-    if (b.basis !== 'rules' || year < country.start_year || year > country.end_year) continue;
+    if (b.basis !== 'rules' || rebased.has(year) || year < country.start_year || year > country.end_year) continue;
     if (b.workingDays.length !== (theirWorking.get(year) ?? 0) || b.workingDays.some((w) => !theirWorkdays.has(w.date))) continue;
     const a = ours.get(year) ?? new Set();
     const t = their.get(year) ?? new Set();

@@ -179,12 +179,13 @@ function substitutedFrom(name: string, workdays: ReadonlySet<string>): string | 
 
 const OBSERVED = /\((observed|substitute day|in lieu)\)$/i;
 
-/** The rows of one python-holidays location as holiday rows and working days, years [first, last]. */
-export function ingestPythonTarget(ph: PythonHolidays, target: Target, first: number, last: number): { loc: IngestedLocation; workingDays: WorkingDay[] } {
-  const rows = ph.locationsOf(target.country).get(target.location) ?? [];
-  const workdays = ph.workdaysOf(target.location);
-  const lo = `${first}-01-01`;
-  const hi = `${last}-12-31`;
+/**
+ * The closing rows of one python-holidays location (`against`: python-holidays' code) dated lo..hi as holiday rows
+ * (basis rules, citing `citations`), and the weekend dates their substitutions name (`pairs`: working date → day off).
+ */
+export function pythonHolidays(ph: PythonHolidays, country: string, against: string, lo: string, hi: string, citations: readonly string[] = []) {
+  const rows = ph.locationsOf(country).get(against) ?? [];
+  const workdays = ph.workdaysOf(against);
   const holidays: Holiday[] = [];
   const seen = new Set<string>();
   const pairs = new Map<string, { date: string; name: string; localName: string }>();
@@ -197,9 +198,17 @@ export function ingestPythonTarget(ph: PythonHolidays, target: Target, first: nu
     const from = substitutedFrom(r.name, workdays);
     if (from) pairs.set(from, { date: r.date, name: r.name, localName: r.local_name });
     holidays.push(
-      makeHoliday({ date: r.date, name: r.name, localName: r.local_name, type, basis: 'rules', substitute: OBSERVED.test(r.name), ...(from ? { transferredFrom: from } : {}) }),
+      makeHoliday({ date: r.date, name: r.name, localName: r.local_name, type, basis: 'rules', citations, substitute: OBSERVED.test(r.name), ...(from ? { transferredFrom: from } : {}) }),
     );
   }
+  return { holidays, pairs, workdays };
+}
+
+/** The rows of one python-holidays location as holiday rows and working days, years [first, last]. */
+export function ingestPythonTarget(ph: PythonHolidays, target: Target, first: number, last: number): { loc: IngestedLocation; workingDays: WorkingDay[] } {
+  const lo = `${first}-01-01`;
+  const hi = `${last}-12-31`;
+  const { holidays, pairs, workdays } = pythonHolidays(ph, target.country, target.location, lo, hi);
   holidays.sort(compareHolidays);
   const workingDays: WorkingDay[] = [...workdays]
     .filter((d) => d >= lo && d <= hi)

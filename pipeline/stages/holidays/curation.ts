@@ -20,6 +20,7 @@ export const HEADERS = {
   rules: 'location,rule,name,local_name,type,closes,replaces,since,until,citation,note',
   corrections: 'location,action,holiday,value,since,until,citation,note',
   workweeks: 'location,from,until,workweek,citation,note',
+  sources: 'location,source,since,until,why,citation',
 } as const;
 export type CurationFile = keyof typeof HEADERS;
 
@@ -90,6 +91,18 @@ export interface WorkweekCurationRow {
   where: string;
 }
 
+/** A decision of sources.csv: which source's projection a location's years are built from. */
+export interface SourceRow {
+  location: string;
+  source: 'date-holidays' | 'python-holidays';
+  /** First and last year (inclusive), null = open. */
+  since: number | null;
+  until: number | null;
+  why: string;
+  citations: string[];
+  where: string;
+}
+
 export interface Curation {
   /** Every citation by its full id (`CC/id`). */
   citations: Map<string, Citation>;
@@ -98,6 +111,7 @@ export interface Curation {
   rules: RuleRow[];
   corrections: CorrectionRow[];
   workweeks: WorkweekCurationRow[];
+  sources: SourceRow[];
   /** Places with no population of their own (no-population.csv): no holiday data is published for them. */
   noPopulation: Map<string, { url: string; note: string }>;
 }
@@ -227,6 +241,19 @@ function readFolder(dir: string, cc: string, out: Curation, cited: Map<string, s
     if (from && until && until < from) throw new Error(`${where}: until before from`);
     out.workweeks.push({ location: location(row.location, where), from, until, workweek: orderWorkweek(names), citations: cites(row.citation, where), where });
   }
+  for (const { row, where } of rows('sources')) {
+    if (row.source !== 'date-holidays' && row.source !== 'python-holidays') throw new Error(`${where}: source must be date-holidays or python-holidays, got "${row.source}"`);
+    const year = (text: string, column: string) => {
+      if (text === '') return null;
+      if (!/^\d{4}$/.test(text)) throw new Error(`${where}: ${column} must be a year YYYY, got "${text}"`);
+      return Number(text);
+    };
+    const since = year(row.since, 'since');
+    const until = year(row.until, 'until');
+    if (since !== null && until !== null && until < since) throw new Error(`${where}: until before since`);
+    if (row.why.length < 20) throw new Error(`${where}: why must say why this source is authoritative here`);
+    out.sources.push({ location: location(row.location, where), source: row.source, since, until, why: row.why, citations: cites(row.citation, where), where });
+  }
 }
 
 /** Rows of one series this long or longer that cite the same acts are a rule written out as dates. */
@@ -261,7 +288,7 @@ export function checkDatedSeries(c: Curation): void {
 
 /** Every country folder under `dir` (sources/holidays). */
 export function loadCuration(dir: string): Curation {
-  const out: Curation = { citations: new Map(), days: [], years: [], rules: [], corrections: [], workweeks: [], noPopulation: new Map() };
+  const out: Curation = { citations: new Map(), days: [], years: [], rules: [], corrections: [], workweeks: [], sources: [], noPopulation: new Map() };
   const cited = new Map<string, string>();
   for (const cc of readdirSync(dir).sort()) {
     if (!/^[A-Z]{2}$/.test(cc)) continue;

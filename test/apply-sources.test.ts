@@ -1,0 +1,102 @@
+/**
+ * The decision tables (sources/holidays/<CC>/sources.csv, pipeline/stages/apply-sources.ts) and corroboration
+ * (corroborate.ts) on a made-up python-holidays extraction: which years are rebased, what replaces what, and that a
+ * rebased year is never called corroborated.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { applySources, checkSourcesUsed, decisionFor } from '../pipeline/stages/apply-sources.js';
+import { corroborate, pythonLocation } from '../pipeline/stages/corroborate.js';
+import { PythonHolidays } from '../pipeline/stages/ingest-python-holidays.js';
+import { makeHoliday } from '../pipeline/stages/holidays/record.js';
+import type { SourceRow } from '../pipeline/stages/holidays/curation.js';
+import type { IngestedLocation, Target } from '../pipeline/stages/ingest-holidays.js';
+import type { YearBasis } from '../pipeline/stages/apply-official.js';
+import { workweekSpans } from '../lib/workweek.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'refdata-sources-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+mkdirSync(join(dir, 'python-holidays'));
+const meta = {
+  package: 'holidays',
+  version: '0.0-test',
+  first_year: 1990,
+  last_year: 2099,
+  countries: {
+    XA: { name: 'Xa', default_language: 'en_US', english_language: null, languages: [], categories: ['public'], skipped_categories: [], subdivisions: { '01': ['XB', 'North'] }, start_year: 2000, end_year: 2100 },
+  },
+};
+writeFileSync(join(dir, 'python-holidays', 'meta.json'), JSON.stringify(meta));
+writeFileSync(
+  join(dir, 'python-holidays', 'XA.csv'),
+  [
+    'location,op,date,category,name,local_name',
+    'XA,,2025-01-01,public,New Year,New Year',
+    'XA,,2025-03-31,public,"Eid al-Fitr, first day",Eid',
+    'XA,,2026-01-01,public,New Year,New Year',
+    'XA,,2026-03-20,public,Eid al-Fitr (estimated),Eid',
+    'XA-01,+,2026-05-05,public,North Day,North Day',
+    'XA-01,-,2026-01-01,public,New Year,New Year',
+    '',
+  ].join('\n'),
+);
+writeFileSync(join(dir, 'python-holidays', 'weekend-workdays.csv'), 'location,date\n');
+const ph = new PythonHolidays(dir);
+
+const target = (location: string): Target => ({ location, name: location, kind: location.includes('-') ? 'state' : 'country', country: 'XA', parent: null, args: [], timezone: 'UTC', localLanguage: 'en', source: 'date-holidays' });
+const h = (date: string, name: string) => makeHoliday({ date, name, localName: name, type: 'public', basis: 'rules' });
+const row = (location: string, source: SourceRow['source'], since: number | null, until: number | null): SourceRow => ({ location, source, since, until, why: 'a reason long enough to pass', citations: ['XA/act'], where: `sources.csv ${location}` });
+const spans = workweekSpans([{ from: null, until: null, workweek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] }]);
+
+describe('python-holidays extraction reader', () => {
+  it('reads quoted names and resolves a subdivision from its differences', () => {
+    expect(ph.locationsOf('XA').get('XA')!.map((r) => r.name)).toContain('Eid al-Fitr, first day');
+    expect(ph.locationsOf('XA').get('XA-01')!.map((r) => `${r.date} ${r.name}`)).toEqual(['2025-01-01 New Year', '2025-03-31 Eid al-Fitr, first day', '2026-03-20 Eid al-Fitr (estimated)', '2026-05-05 North Day']);
+    expect(pythonLocation(ph, 'XA-XB')).toBe('XA-01'); // an alias of the subdivision
+    expect(pythonLocation(ph, 'XA-01-R')).toBeUndefined(); // regions have no counterpart
+  });
+});
+
+describe('decision tables', () => {
+  it('the most specific row of a year decides', () => {
+    const rows = [row('XA', 'date-holidays', null, null), row('XA-01', 'python-holidays', 2026, null)];
+    expect(decisionFor(rows, 'XA-01', 2025)?.source).toBe('date-holidays');
+    expect(decisionFor(rows, 'XA-01', 2026)?.source).toBe('python-holidays');
+    expect(decisionFor(rows, 'XA', 2026)?.source).toBe('date-holidays');
+    expect(decisionFor(rows, 'XB', 2026)).toBeUndefined();
+  });
+
+  it('rebases only the years it names: their rows are python-holidays\', citing the decision; other years stay', () => {
+    const loc: IngestedLocation = { target: target('XA'), holidays: [h('2025-01-01', 'New Year'), h('2026-01-01', "New Year's Day"), h('2026-03-21', 'Eid al-Fitr')] };
+    const used = new Set<SourceRow>();
+    const rows = [row('XA', 'python-holidays', 2026, 2026)];
+    const years = applySources(loc, rows, ph, [2024, 2025, 2026, 2027], used);
+    expect([...years]).toEqual([2026]);
+    expect(loc.holidays.map((x) => `${x.date} ${x.name}`)).toEqual(['2025-01-01 New Year', '2026-01-01 New Year', '2026-03-20 Eid al-Fitr (estimated)']);
+    expect(loc.holidays.find((x) => x.date === '2026-03-20')).toMatchObject({ basis: 'rules', citations: ['XA/act'], closes: ['business', 'banking', 'government'] });
+    expect(used.size).toBe(1);
+    expect(() => checkSourcesUsed([...rows, row('XA-99', 'python-holidays', null, null)], used)).toThrow(/XA-99/);
+  });
+
+  it('a rebased year is never corroborated; a year both sources give alike is', () => {
+    const loc: IngestedLocation = { target: target('XA'), holidays: [h('2025-01-01', 'New Year'), h('2025-03-31', 'Eid'), h('2026-01-01', 'New Year')] };
+    const rebased = applySources(loc, [row('XA', 'python-holidays', 2026, 2026)], ph, [2025, 2026], new Set());
+    const basis = new Map<number, YearBasis>([2025, 2026].map((y) => [y, { basis: 'rules', sources: [], workingDays: [] }]));
+    const c = corroborate(ph, loc, spans, basis, rebased);
+    expect(basis.get(2025)!.basis).toBe('corroborated');
+    expect(basis.get(2026)!.basis).toBe('rules');
+    expect(loc.holidays.filter((x) => x.basis === 'corroborated').map((x) => x.date)).toEqual(['2025-01-01', '2025-03-31']);
+    expect(c).toMatchObject({ against: 'XA', years: 1, rows: 2 });
+  });
+
+  it('a year the two sources give differently stays rules, and so does a year before python-holidays starts', () => {
+    const loc: IngestedLocation = { target: target('XA'), holidays: [h('1999-01-01', 'New Year'), h('2025-01-01', 'New Year'), h('2025-04-01', 'Eid')] };
+    const basis = new Map<number, YearBasis>([1999, 2025].map((y) => [y, { basis: 'rules', sources: [], workingDays: [] }]));
+    corroborate(ph, loc, spans, basis);
+    expect(basis.get(2025)!.basis).toBe('rules');
+    expect(basis.get(1999)!.basis).toBe('rules');
+    expect(loc.holidays.find((x) => x.date === '2025-01-01')!.basis).toBe('corroborated');
+  });
+});
