@@ -6,7 +6,8 @@
  * Every build here runs on a copy of sources/ and a temp output folder; the failing builds stop at
  * the lock check, before the long ingest, so the file stays fast.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -144,10 +145,12 @@ describe('the build fails closed on a source that does not match the lock', () =
 });
 
 describe('npm run lock:sources', () => {
-  const lockSources = (dir: string) =>
-    execFileSync('npm', ['run', '--silent', 'lock:sources', '--', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  // Awaited: hashing and counting the rows of every source (python-holidays' 39 MB among them) takes long enough
+  // under load that a worker blocked in execFileSync would miss vitest's RPC deadline (60 s).
+  const lockSources = async (dir: string) =>
+    (await promisify(execFile)('npm', ['run', '--silent', 'lock:sources', '--', dir], { cwd: ROOT, encoding: 'utf8' })).stdout;
 
-  it('rewrites a changed copy\'s lock, prints the count diff, and only the changed lines differ', () => {
+  it('rewrites a changed copy\'s lock, prints the count diff, and only the changed lines differ', async () => {
     const real = readFileSync(join(SOURCES, LOCK_FILE), 'utf8');
     const sources = copySources();
     const csv = join(sources, POWER);
@@ -156,7 +159,7 @@ describe('npm run lock:sources', () => {
     unlinkSync(join(sources, 'holidays', 'README.md'));
     expect(() => checkSources(sources)).toThrow();
 
-    const printed = lockSources(sources);
+    const printed = await lockSources(sources);
     expect(printed).toContain('1 added, 1 changed, 1 removed');
     expect(printed).toMatch(new RegExp(`changed +travel/power-overrides\\.csv: rows ${pinned(POWER).rows} → 24, bytes \\d+ → \\d+`));
     expect(printed).toMatch(/added +travel\/extra\.csv: 1 rows/);
@@ -167,10 +170,10 @@ describe('npm run lock:sources', () => {
     const changed = readFileSync(join(sources, LOCK_FILE), 'utf8').split('\n').filter((l) => !oldLines.has(l));
     expect(changed.map((l) => (JSON.parse(l.replace(/,$/, '')) as { path: string }).path).sort()).toEqual(['travel/extra.csv', 'travel/power-overrides.csv']);
     expect(readFileSync(join(SOURCES, LOCK_FILE), 'utf8')).toBe(real);
-    expect(lockSources(sources)).toContain(`: ${readLock(SOURCES).length} files, unchanged`);
+    expect(await lockSources(sources)).toContain(`: ${readLock(SOURCES).length} files, unchanged`);
   });
 
-  it('refuses to pin a file it cannot read, naming it, and leaves the lock alone', () => {
+  it('refuses to pin a file it cannot read, naming it, and leaves the lock alone', async () => {
     const sources = copySources();
     const csv = join(sources, POWER);
     const bytes = readFileSync(csv);
@@ -178,7 +181,7 @@ describe('npm run lock:sources', () => {
     const lock = readFileSync(join(sources, LOCK_FILE), 'utf8');
     let stderr = '';
     try {
-      lockSources(sources);
+      await lockSources(sources);
     } catch (err) {
       stderr = String((err as { stderr?: string }).stderr);
     }
