@@ -12,10 +12,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { parseDate, formatDate, weekdayIndex, WEEKDAYS } from '../lib/plain-date.js';
+import { parseDate, formatDate } from '../lib/plain-date.js';
 import { isWorkday, workweekSpans } from '../lib/workweek.js';
 import type { BusinessDaysLocation, BusinessDaysLocations, BusinessDaysYear } from '../lib/schema-types.js';
-import { PythonHolidays } from '../pipeline/stages/ingest-python-holidays.js';
+import { closesBusiness, PythonHolidays } from '../pipeline/stages/ingest-python-holidays.js';
 import { pythonLocation } from '../pipeline/stages/corroborate.js';
 import { decisionFor } from '../pipeline/stages/apply-sources.js';
 import { loadCuration } from '../pipeline/stages/holidays/curation.js';
@@ -42,26 +42,12 @@ export interface AuditResult {
   disagreements: AuditDay[];
 }
 
-/** python-holidays' weekend of a location on a day, from weekends.csv. */
-function weekendReader(sourcesDir: string) {
-  const spans = new Map<string, { from: number; until: number; days: Set<string> }[]>();
-  for (const [loc, from, until, weekend] of parse(readFileSync(join(sourcesDir, 'python-holidays', 'weekends.csv'), 'utf8'), { from_line: 2 }) as string[][]) {
-    const list = spans.get(loc) ?? spans.set(loc, []).get(loc)!;
-    list.push({ from: from ? parseDate(from)! : -Infinity, until: until ? parseDate(until)! : Infinity, days: new Set(weekend.split(' ').filter(Boolean)) });
-  }
-  return (loc: string, day: number) => {
-    const s = (spans.get(loc) ?? []).find((x) => day >= x.from && day <= x.until);
-    return s ? s.days.has(WEEKDAYS[weekdayIndex(day)]) : ['saturday', 'sunday'].includes(WEEKDAYS[weekdayIndex(day)]);
-  };
-}
-
 /** Yields to the event loop (between locations): the test's worker keeps answering vitest while this reads 5,000 files. */
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function audit({ dataDir = join(ROOT, 'dist-data', 'v1'), sourcesDir = join(ROOT, 'sources'), from = 2018, to = 2027 } = {}): Promise<AuditResult> {
   const ph = new PythonHolidays(sourcesDir);
   const decisions = loadCuration(join(sourcesDir, 'holidays')).sources;
-  const theirWeekend = weekendReader(sourcesDir);
   const list = JSON.parse(readFileSync(join(dataDir, 'business-days', 'index.json'), 'utf8')) as BusinessDaysLocations;
   const result: AuditResult = { python_holidays: ph.meta.version, from, to, locations: { countries: 0, regions: 0 }, days: { countries: 0, regions: 0 }, agree: { countries: 0, regions: 0 }, rebased_years: 0, disagreements: [] };
   for (const { location } of list.locations) {
@@ -75,7 +61,7 @@ export async function audit({ dataDir = join(ROOT, 'dist-data', 'v1'), sourcesDi
     const spans = workweekSpans(index.workweeks);
     const theirRows = ph.locationsOf(index.country).get(theirs) ?? [];
     const theirClosed = new Map<string, string>();
-    for (const r of theirRows) if (r.category === 'public' && !theirClosed.has(r.date)) theirClosed.set(r.date, r.name);
+    for (const r of theirRows) if (closesBusiness(r) && !theirClosed.has(r.date)) theirClosed.set(r.date, r.name);
     const country = ph.meta.countries[index.country];
     for (let year = Math.max(from, country.start_year); year <= Math.min(to, country.end_year); year++) {
       if (decisionFor(decisions, location, year)?.source === 'python-holidays') {
@@ -90,7 +76,7 @@ export async function audit({ dataDir = join(ROOT, 'dist-data', 'v1'), sourcesDi
       for (let day = parseDate(`${year}-01-01`)!; day <= parseDate(`${year}-12-31`)!; day++) {
         const date = formatDate(day);
         const ourWorkday = isWorkday(spans, day) || ourWorking.has(date);
-        const theirWorkday = !theirWeekend(theirs, day) || theirWorking.has(date);
+        const theirWorkday = !ph.isWeekend(theirs, day) || theirWorking.has(date);
         if (!ourWorkday || !theirWorkday) continue;
         result.days[kind]++;
         const a = ourClosed.get(date);

@@ -61,7 +61,7 @@ describe('dist-data artifacts', () => {
     }
     const version = sha256(listed.map((f) => `${manifest.files[f].sha256}  ${f}\n`).join('')).slice(0, 16);
     expect(manifest.version).toBe(version);
-   }, 300_000); // async (it yields), so the 30 s default applies: hashing 160,000 files takes 30-60 s under load
+  }, 300_000); // async (it yields), so the 30 s default applies: hashing 160,000 files takes 30-60 s under load
 
   it('counts match the files, and every ISO country has holiday data or no population of its own', () => {
     const list = JSON.parse(readFileSync(join(V1, 'business-days', 'index.json'), 'utf8'));
@@ -90,7 +90,7 @@ describe('dist-data artifacts', () => {
       expect(doc.holidays.every((h: any) => h.date.startsWith(`${doc.year}-`)), f).toBe(true);
       expect([...doc.holidays.map((h: any) => h.date)].sort(), f).toEqual(doc.holidays.map((h: any) => h.date));
     }
-   }, 300_000);
+  }, 300_000);
 
   it('bulk/ holds a CSV per table of datapackage.json, a gzipped copy of those over 64 KiB, and refdata.sqlite (and gzipped)', () => {
     const pkg = JSON.parse(readFileSync(join(V1, 'bulk', 'datapackage.json'), 'utf8')) as { resources: { name: string; path: string; bytes: number; schema?: unknown }[] };

@@ -15,7 +15,7 @@ import { isWorkday, type WorkweekSpan } from '../../lib/workweek.js';
 import { parseDate } from '../../lib/plain-date.js';
 import type { YearBasis } from './apply-official.js';
 import type { IngestedLocation } from './ingest-holidays.js';
-import type { PhRow, PythonHolidays } from './ingest-python-holidays.js';
+import { closesBusiness, type PhRow, type PythonHolidays } from './ingest-python-holidays.js';
 
 /** python-holidays' code for one of our locations: the same code, or the subdivision whose aliases list ours (IN-CT is python-holidays' IN-CG). */
 export function pythonLocation(ph: PythonHolidays, location: string): string | undefined {
@@ -44,7 +44,7 @@ export function corroborate(ph: PythonHolidays, loc: IngestedLocation, spans: re
   if (!against) return { years: 0, rows: 0 };
   const country = ph.meta.countries[loc.target.country];
   const theirs: PhRow[] = ph.locationsOf(loc.target.country).get(against) ?? [];
-  const theirDays = new Set(theirs.filter((r) => r.category === 'public').map((r) => r.date));
+  const theirDays = new Set(theirs.filter(closesBusiness).map((r) => r.date));
   const theirWorkdays = ph.workdaysOf(against);
 
   let rows = 0;

@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { LOCATION_CODE_RE } from '../../lib/location-code.js';
-import { parseDate } from '../../lib/plain-date.js';
+import { parseDate, weekdayIndex, WEEKDAYS } from '../../lib/plain-date.js';
 import type { Holiday, WorkingDay } from '../../lib/schema-types.js';
 import { makeHoliday } from './holidays/record.js';
 import { compareHolidays, type IngestedLocation, type Target } from './ingest-holidays.js';
@@ -52,11 +52,15 @@ const HEADER = 'location,op,date,category,name,local_name';
 /** The categories that close a day type, and the holiday type they become. */
 export const CLOSING_CATEGORIES: Readonly<Record<string, Holiday['type']>> = { public: 'public', bank: 'bank', government: 'government' };
 
+/** Whether a python-holidays row closes business: the one test corroboration and the audit both compare on. */
+export const closesBusiness = (r: PhRow): boolean => CLOSING_CATEGORIES[r.category] === 'public';
+
 export class PythonHolidays {
   readonly meta: PhMeta;
   private readonly dir: string;
   private readonly byCountry = new Map<string, Map<string, PhRow[]>>();
   private weekendWorkdays?: Map<string, Set<string>>;
+  private weekendSpans?: Map<string, { from: number; until: number; days: Set<string> }[]>;
 
   constructor(sourcesDir: string) {
     this.dir = join(sourcesDir, 'python-holidays');
@@ -120,6 +124,23 @@ export class PythonHolidays {
       }
     }
     return this.weekendWorkdays.get(location) ?? new Set();
+  }
+
+  /** Whether a day (days since the epoch) is in python-holidays' weekend of a location (weekends.csv; Saturday–Sunday where it lists none). */
+  isWeekend(location: string, day: number): boolean {
+    if (!this.weekendSpans) {
+      this.weekendSpans = new Map();
+      for (const [loc, from, until, weekend] of parse(readFileSync(join(this.dir, 'weekends.csv'), 'utf8'), { from_line: 2 }) as string[][]) {
+        (this.weekendSpans.get(loc) ?? this.weekendSpans.set(loc, []).get(loc)!).push({
+          from: from ? parseDate(from)! : -Infinity,
+          until: until ? parseDate(until)! : Infinity,
+          days: new Set(weekend.split(' ').filter(Boolean)),
+        });
+      }
+    }
+    const name = WEEKDAYS[weekdayIndex(day)];
+    const span = (this.weekendSpans.get(location) ?? []).find((s) => day >= s.from && day <= s.until);
+    return span ? span.days.has(name) : name === 'saturday' || name === 'sunday';
   }
 }
 
