@@ -18,8 +18,8 @@ interface DayFact {
   is_business_day: boolean;
   reason?: string;
   name_includes?: string;
-  /** official when the year comes from a published schedule. */
-  basis?: 'official' | 'rules';
+  /** official when the year comes from a published schedule, corroborated when python-holidays agrees on the whole location-year. */
+  basis?: 'official' | 'corroborated' | 'rules';
   /** true on a make-up working day outside the workweek: the answer carries a working_day object. */
   working_day?: boolean;
   source: string;
