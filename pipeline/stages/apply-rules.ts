@@ -98,6 +98,8 @@ export function checkRulesUsed(rules: readonly RuleRow[], used: Set<RuleRow>): v
 export function describeDayTypes(loc: IngestedLocation, rules: readonly RuleRow[], holidaySource: string): BusinessDaysLocation['day_types'] {
   const mine = rules.filter((r) => appliesTo(r.location, loc.target.location));
   const has = (type: Holiday['type']) => loc.holidays.some((h) => h.type === type);
+  /** A row that closes this type on a day it leaves business open, or the other way round (the US Friday before a Saturday holiday closes business and government, not banking). */
+  const differs = (type: 'banking' | 'government') => loc.holidays.some((h) => h.closes.includes(type) !== h.closes.includes('business'));
   const cited = (type: 'banking' | 'government') => {
     const folders = [...new Set(mine.filter((r) => r.type !== 'public' && r.closes.includes(type) && !r.closes.includes('business')).map((r) => r.location.slice(0, 2)))];
     return folders.map((cc) => `rules of sources/holidays/${cc}/rules.csv`);
@@ -107,12 +109,12 @@ export function describeDayTypes(loc: IngestedLocation, rules: readonly RuleRow[
   return {
     business: { data: 'own', basis: `workweek + public holidays from ${holidaySource}` },
     banking:
-      has('bank') || bankingRules.length > 0
-        ? { data: 'own', basis: [`business + bank holidays from ${holidaySource}`, ...bankingRules].join('; ') }
+      has('bank') || bankingRules.length > 0 || differs('banking')
+        ? { data: 'own', basis: [has('bank') ? `business + bank holidays from ${holidaySource}` : 'business, except the holidays whose closes list banking differently', ...bankingRules].join('; ') }
         : { data: 'fallback', basis: `no bank holiday data: same as business` },
     government:
-      has('government') || governmentRules.length > 0
-        ? { data: 'own', basis: ['business', ...(has('government') ? ['government closures from sources/holidays'] : []), ...governmentRules].join('; ') }
+      has('government') || governmentRules.length > 0 || differs('government')
+        ? { data: 'own', basis: ['business', ...(has('government') ? ['government closures from sources/holidays'] : []), ...(!has('government') && !governmentRules.length ? ['except the holidays whose closes list government differently'] : []), ...governmentRules].join('; ') }
         : { data: 'fallback', basis: `no government closure data: same as business` },
   };
 }
