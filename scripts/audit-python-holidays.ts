@@ -9,6 +9,7 @@
  *
  * Reads the built dataset (dist-data/v1) and the pinned extraction (sources/python-holidays/), no Python.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -42,16 +43,13 @@ export interface AuditResult {
   disagreements: AuditDay[];
 }
 
-/** Yields to the event loop (between locations): the test's worker keeps answering vitest while this reads 5,000 files. */
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 export async function audit({ dataDir = join(ROOT, 'dist-data', 'v1'), sourcesDir = join(ROOT, 'sources'), from = 2018, to = 2027 } = {}): Promise<AuditResult> {
   const ph = new PythonHolidays(sourcesDir);
   const decisions = loadCuration(join(sourcesDir, 'holidays')).sources;
   const list = JSON.parse(readFileSync(join(dataDir, 'business-days', 'index.json'), 'utf8')) as BusinessDaysLocations;
   const result: AuditResult = { python_holidays: ph.meta.version, from, to, locations: { countries: 0, regions: 0 }, days: { countries: 0, regions: 0 }, agree: { countries: 0, regions: 0 }, rebased_years: 0, disagreements: [] };
   for (const { location } of list.locations) {
-    await tick();
+    await yieldToLoop(); // between locations: the test's worker keeps answering vitest while this reads 5,000 files
     const index = JSON.parse(readFileSync(join(dataDir, 'business-days', location, 'index.json'), 'utf8')) as BusinessDaysLocation;
     if (!index.day_types.business.basis.includes('date-holidays')) continue; // python-holidays' own locations
     const theirs = pythonLocation(ph, location);

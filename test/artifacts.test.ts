@@ -3,6 +3,7 @@
  * schema, the manifest matches the files byte for byte, no duplicates, no
  * leftovers; a second build gives identical bytes; bad sources fail closed.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -25,8 +26,6 @@ function walk(dir: string): string[] {
   });
 }
 
-/** Yields to the event loop inside long loops over 160,000 files, so the worker keeps answering vitest's RPC (60 s deadline). */
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const files = walk(V1).map((p) => relative(V1, p).split('\\').join('/')).sort();
 const manifest = JSON.parse(readFileSync(join(V1, 'manifest.json'), 'utf8'));
@@ -54,7 +53,7 @@ describe('dist-data artifacts', () => {
     const listed = Object.keys(manifest.files).sort();
     expect(listed).toEqual(files.filter((f) => f !== 'manifest.json'));
     for (const [i, f] of listed.entries()) {
-      if (i % 2000 === 0) await tick();
+      if (i % 2000 === 0) await yieldToLoop(); // inside long loops over 160,000 files, so the worker keeps answering vitest's RPC (60 s deadline)
       const bytes = readFileSync(join(V1, f));
       expect(manifest.files[f].sha256, f).toBe(sha256(bytes)); // bytes: the gzipped tables and the SQLite file are not text
       expect(manifest.files[f].bytes, f).toBe(bytes.length);
@@ -83,7 +82,7 @@ describe('dist-data artifacts', () => {
 
   it('year files hold their own year, sorted, with no duplicate rows', async () => {
     for (const [i, f] of files.filter((x) => /\/\d{4}\.json$/.test(x)).entries()) {
-      if (i % 2000 === 0) await tick();
+      if (i % 2000 === 0) await yieldToLoop();
       const doc = JSON.parse(readFileSync(join(V1, f), 'utf8'));
       const keys = doc.holidays.map((h: any) => `${h.date}|${h.type}|${h.name}`);
       expect(new Set(keys).size, f).toBe(keys.length);
