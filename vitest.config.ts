@@ -32,6 +32,7 @@ const SLOW = [
   'test/keys-cli.test.ts', // the CLI as processes
   'test/hardening-http.test.ts', // slow and abusive clients against a real server
   'test/workweek-order.test.ts', // packs and installs the package
+  'test/geo-cache.test.ts', // a real server answering 10,000 distinct points
 ];
 
 export default defineConfig({

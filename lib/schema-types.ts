@@ -936,7 +936,7 @@ export interface ErrorResponse {
 
 // health.schema.json
 /**
- * GET /healthz: whether the service answers normally, the dataset it serves, where its rate-limit counters live and the state of its API keys file.
+ * GET /healthz: whether the service answers normally, the dataset it serves, where its rate-limit counters live and the state of its API keys file and what its bounded in-process caches hold.
  */
 export interface Health {
   /**
@@ -966,6 +966,22 @@ export interface Health {
      * Why the file cannot be used; never a key or a hash.
      */
     reason: string | null;
+  };
+  /**
+   * The in-process caches whose size depends on what callers ask, each with its bound.
+   */
+  caches: {
+    /**
+     * Decoded time-zone polygon cells behind /v1/timezones/lookup and astronomy by coordinates; the least recently used cells are evicted past max_bytes (GEO_CACHE_MB).
+     */
+    geo_polygons: {
+      cells: number;
+      /**
+       * Estimated heap bytes of the cells held.
+       */
+      bytes: number;
+      max_bytes: number;
+    };
   };
 }
 

@@ -20,6 +20,7 @@ import { docsRoutes } from './routes/docs.js';
 import { timezonesRoutes } from './routes/timezones.js';
 import { travelRoutes } from './routes/travel.js';
 import type { Health } from '../lib/schema-types.js';
+import { geoCacheStats } from './geo.js';
 import type { DatasetStore } from './store.js';
 import type { TimezoneStore } from './timezone-store.js';
 
@@ -68,7 +69,7 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
     const limits: Health['limits'] = access ? { store: access.limiter.store, reachable: access.limiter.reachable, on_store_failure: 'open' } : null;
     const keys: Health['keys'] = access ? access.keys.health() : null;
     const degraded = (limits && !limits.reachable) || keys?.reload_failed;
-    const body: Health = { status: degraded ? 'degraded' : 'ok', dataset_version: store.manifest.version, limits, keys };
+    const body: Health = { status: degraded ? 'degraded' : 'ok', dataset_version: store.manifest.version, limits, keys, caches: { geo_polygons: geoCacheStats() } };
     return c.json(body, 200, { ...baseHeaders, 'cache-control': 'no-store' });
   });
   // Handlers take their headers from the gate (answerHeaders): a Hono middleware would
