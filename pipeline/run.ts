@@ -256,7 +256,7 @@ export async function build({
   for (const loc of ingested) {
     pythonYears.set(loc.target.location, applySources(loc, curation.sources, ph, years, usedSources));
     applyCorrections(loc, curation.corrections, usedCorrections, 'edits');
-    applyRules(loc, curation.rules, years, usedRules);
+    applyRules(loc, curation.rules, years, usedRules, ph);
     applyCorrections(loc, curation.corrections, usedCorrections, 'deriving');
   }
   checkAllUsed(curation.corrections, usedCorrections);

@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applySources, checkSourcesUsed, decisionFor } from '../pipeline/stages/apply-sources.js';
+import { applyRules, checkRulesUsed } from '../pipeline/stages/apply-rules.js';
 import { corroborate, pythonLocation } from '../pipeline/stages/corroborate.js';
 import { PythonHolidays } from '../pipeline/stages/ingest-python-holidays.js';
 import { makeHoliday } from '../pipeline/stages/holidays/record.js';
-import type { SourceRow } from '../pipeline/stages/holidays/curation.js';
+import type { RuleRow, SourceRow } from '../pipeline/stages/holidays/curation.js';
 import type { IngestedLocation, Target } from '../pipeline/stages/ingest-holidays.js';
 import type { YearBasis } from '../pipeline/stages/apply-official.js';
 import { workweekSpans } from '../lib/workweek.js';
@@ -98,5 +99,48 @@ describe('decision tables', () => {
     expect(basis.get(2025)!.basis).toBe('rules');
     expect(basis.get(1999)!.basis).toBe('rules');
     expect(loc.holidays.find((x) => x.date === '2025-01-01')!.basis).toBe('corroborated');
+  });
+});
+
+describe('rules whose dates come from python-holidays (python-holidays:<Name>)', () => {
+  const rule = (location: string, name: string, extra: Partial<RuleRow> = {}): RuleRow => ({ location, rule: `python-holidays:${name}`, name: 'Eid', localName: 'Eid', type: 'public', closes: ['business', 'banking', 'government'], replaces: null, since: null, until: null, citations: ['XA/act'], where: `rules.csv ${name}`, ...extra });
+
+  it("gives the counterpart's dates of that name, the estimated ones included, within since/until, and replaces upstream's", () => {
+    const loc: IngestedLocation = { target: target('XA-XB'), holidays: [h('2025-03-30', 'Eid al-Fitr'), h('2026-03-21', 'Eid al-Fitr')] };
+    const used = new Set<RuleRow>();
+    applyRules(loc, [rule('XA', 'Eid al-Fitr', { replaces: 'Eid al-Fitr', until: '2026-12-31' })], [2025, 2026, 2027], used, ph);
+    // 2025's row is named "Eid al-Fitr, first day" there: not this holiday; 2026's is the estimated date.
+    expect(loc.holidays.map((x) => `${x.date} ${x.name} ${x.citations.join(' ')}`)).toEqual(['2026-03-20 Eid XA/act']);
+    expect(used.size).toBe(1);
+  });
+
+  it('follows the subdivision: a row it removes gives no date there', () => {
+    const north: IngestedLocation = { target: target('XA-XB'), holidays: [] };
+    const country: IngestedLocation = { target: target('XA'), holidays: [] };
+    const r = rule('XA', 'New Year');
+    applyRules(north, [r], [2025, 2026], new Set(), ph);
+    applyRules(country, [r], [2025, 2026], new Set(), ph);
+    expect(north.holidays.map((x) => x.date)).toEqual(['2025-01-01']);
+    expect(country.holidays.map((x) => x.date)).toEqual(['2025-01-01', '2026-01-01']);
+  });
+
+  it('a name python-holidays does not have gives nothing, and the unused check names the row', () => {
+    const loc: IngestedLocation = { target: target('XA'), holidays: [] };
+    const used = new Set<RuleRow>();
+    const r = rule('XA', 'Nonexistent Day');
+    applyRules(loc, [r], [2025, 2026], used, ph);
+    expect(loc.holidays).toEqual([]);
+    expect(() => checkRulesUsed([r], used)).toThrow(/Nonexistent Day/);
+  });
+
+  it('copied rows are never corroborated, nor a year in which one closes business', () => {
+    const loc: IngestedLocation = { target: target('XA'), holidays: [h('2026-01-01', 'New Year')] };
+    applyRules(loc, [rule('XA', 'Eid al-Fitr')], [2026], new Set(), ph);
+    const basis = new Map<number, YearBasis>([[2026, { basis: 'rules', sources: [], workingDays: [] }]]);
+    const c = corroborate(ph, loc, spans, basis);
+    // Both sources now close 1 January and 20 March 2026, but the second date is python-holidays' own.
+    expect(loc.holidays.map((x) => `${x.date} ${x.basis}`)).toEqual(['2026-01-01 corroborated', '2026-03-20 rules']);
+    expect(basis.get(2026)!.basis).toBe('rules');
+    expect(c).toMatchObject({ years: 0, rows: 1 });
   });
 });

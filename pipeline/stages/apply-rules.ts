@@ -4,6 +4,13 @@
  * computed by date-holidays' own rule engine for every year from `since` to `until`, so one row covers the
  * whole range. A rule that lands on a row of the same name and date sets that row's type and the day types it
  * closes (the US federal observance rules do that to upstream's substitute days); otherwise it adds a row.
+ *
+ * A rule `python-holidays:<Name>` takes its dates from the second source instead: every date on which
+ * python-holidays' counterpart of the location has a row of that name (its "(estimated)" future dates included).
+ * It is for holidays whose existence a cited act settles but whose dates need a calendar date-holidays lacks (Hindu
+ * lunisolar festivals, Islamic dates as announced). Such rows are one source's projection twice over: they are
+ * kept in `copiedFromPython` so that corroboration never counts them as a second source's agreement.
+ *
  * Then each location's day-type coverage is described from what it carries.
  */
 import Holidays from 'date-holidays';
@@ -13,6 +20,31 @@ import type { BusinessDaysLocation, Holiday } from '../../lib/schema-types.js';
 import type { RuleRow } from './holidays/curation.js';
 import { addCitations, makeHoliday } from './holidays/record.js';
 import { compareHolidays, type IngestedLocation } from './ingest-holidays.js';
+import type { PythonHolidays } from './ingest-python-holidays.js';
+import { pythonLocation } from './corroborate.js';
+
+/** The rule form whose dates come from python-holidays (see the top of this file). */
+export const PYTHON_RULE = 'python-holidays:';
+
+/** Rows whose dates a `python-holidays:` rule copied: corroborate.ts must not count them as agreement. */
+export const copiedFromPython = new WeakSet<Holiday>();
+
+/** python-holidays' names for one holiday: its estimated future dates carry "(estimated)" or ", estimated)". */
+const plainName = (name: string) => name.replace(/ \(estimated\)$/, '').replace(/, estimated\)$/, ')');
+
+/** The dates of a `python-holidays:<Name>` rule at one location, in the given years. */
+function pythonRuleDates(rule: RuleRow, location: string, country: string, ph: PythonHolidays | undefined, years: ReadonlySet<number>): RuleDate[] {
+  if (!ph) throw new Error(`${rule.where}: "${rule.rule}" needs python-holidays, which this build did not load`);
+  const name = rule.rule.slice(PYTHON_RULE.length).trim();
+  if (!name) throw new Error(`${rule.where}: "${rule.rule}" names no python-holidays holiday`);
+  const against = pythonLocation(ph, location);
+  if (!against) return [];
+  const dates = new Set<string>();
+  for (const row of ph.locationsOf(country).get(against) ?? []) {
+    if (plainName(row.name) === name && years.has(Number(row.date.slice(0, 4)))) dates.add(row.date);
+  }
+  return [...dates].sort().map((date) => ({ date, substitute: false }));
+}
 
 interface RuleDate {
   date: string;
@@ -61,28 +93,32 @@ function observedFor(rule: RuleRow, date: string): string | null {
 }
 
 /** Applies the rules on this location or the codes it belongs to, for the given years, in place. */
-export function applyRules(loc: IngestedLocation, rules: readonly RuleRow[], years: readonly number[], used: Set<RuleRow>): void {
+export function applyRules(loc: IngestedLocation, rules: readonly RuleRow[], years: readonly number[], used: Set<RuleRow>, ph?: PythonHolidays): void {
   const holidays = loc.holidays;
+  const yearSet = new Set(years);
   for (const r of rules) {
     if (!appliesTo(r.location, loc.target.location)) continue;
     const active = (date: string) => (r.since === null || date >= r.since) && (r.until === null || date <= r.until);
     if (r.replaces) {
       for (const h of holidays.filter((h) => h.name === r.replaces && h.basis === 'rules' && active(h.date))) holidays.splice(holidays.indexOf(h), 1);
     }
-    for (const year of years) {
-      for (const { date, substitute } of ruleDates(r.rule, year, r.where)) {
-        if (!active(date)) continue;
-        used.add(r);
-        const same = holidays.find((h) => h.date === date && h.name === r.name);
-        if (same) {
-          same.type = r.type;
-          same.closes = [...r.closes];
-          addCitations(same, r.citations);
-          continue;
-        }
-        const isSubstitute = substitute || r.rule.startsWith('substitutes ');
-        holidays.push(makeHoliday({ date, name: r.name, localName: r.localName, type: r.type, closes: r.closes, basis: 'rules', citations: r.citations, observedFor: isSubstitute ? observedFor(r, date) : null, substitute: isSubstitute }));
+    const copied = r.rule.startsWith(PYTHON_RULE);
+    const dates = copied ? pythonRuleDates(r, loc.target.location, loc.target.country, ph, yearSet) : years.flatMap((year) => ruleDates(r.rule, year, r.where));
+    for (const { date, substitute } of dates) {
+      if (!active(date)) continue;
+      used.add(r);
+      const same = holidays.find((h) => h.date === date && h.name === r.name);
+      if (same) {
+        same.type = r.type;
+        same.closes = [...r.closes];
+        addCitations(same, r.citations);
+        if (copied) copiedFromPython.add(same);
+        continue;
       }
+      const isSubstitute = substitute || r.rule.startsWith('substitutes ');
+      const row = makeHoliday({ date, name: r.name, localName: r.localName, type: r.type, closes: r.closes, basis: 'rules', citations: r.citations, observedFor: isSubstitute ? observedFor(r, date) : null, substitute: isSubstitute });
+      if (copied) copiedFromPython.add(row);
+      holidays.push(row);
     }
   }
   holidays.sort(compareHolidays);

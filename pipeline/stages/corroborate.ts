@@ -8,6 +8,9 @@
  *   for business on the location's working days, and no working day on a weekend that one of them has and the
  *   other not. A year python-holidays does not cover (before its `start_year`) stays `rules`.
  *
+ * Rows a `python-holidays:` rule copied (apply-rules.ts) are python-holidays' own dates: they are never
+ * corroborated, and neither is a year in which one of them closes business.
+ *
  * `official` rows and years stay `official`. A location only python-holidays knows, and the years a decision table
  * (apply-sources.ts) builds from python-holidays, have nothing to be corroborated by and stay `rules`.
  */
@@ -15,6 +18,7 @@ import { isWorkday, type WorkweekSpan } from '../../lib/workweek.js';
 import { parseDate } from '../../lib/plain-date.js';
 import type { YearBasis } from './apply-official.js';
 import type { IngestedLocation } from './ingest-holidays.js';
+import { copiedFromPython } from './apply-rules.js';
 import { closesBusiness, type PhRow, type PythonHolidays } from './ingest-python-holidays.js';
 
 /** python-holidays' code for one of our locations: the same code, or the subdivision whose aliases list ours (IN-CT is python-holidays' IN-CG). */
@@ -49,16 +53,18 @@ export function corroborate(ph: PythonHolidays, loc: IngestedLocation, spans: re
 
   let rows = 0;
   for (const h of loc.holidays) {
-    if (h.basis === 'rules' && h.closes.includes('business') && theirDays.has(h.date) && !rebased.has(Number(h.date.slice(0, 4)))) {
+    if (h.basis === 'rules' && h.closes.includes('business') && theirDays.has(h.date) && !rebased.has(Number(h.date.slice(0, 4))) && !copiedFromPython.has(h)) {
       h.basis = 'corroborated';
       rows++;
     }
   }
 
   const ourDays = new Map<number, Set<string>>();
+  const copiedYears = new Set<number>();
   for (const h of loc.holidays) {
     if (!h.closes.includes('business')) continue;
     const year = Number(h.date.slice(0, 4));
+    if (copiedFromPython.has(h)) copiedYears.add(year);
     (ourDays.get(year) ?? ourDays.set(year, new Set()).get(year)!).add(h.date);
   }
   const byYear = (dates: Iterable<string>) => {
@@ -77,7 +83,7 @@ export function corroborate(ph: PythonHolidays, loc: IngestedLocation, spans: re
 
   let years = 0;
   for (const [year, b] of basis) {
-    if (b.basis !== 'rules' || rebased.has(year) || year < country.start_year || year > country.end_year) continue;
+    if (b.basis !== 'rules' || rebased.has(year) || copiedYears.has(year) || year < country.start_year || year > country.end_year) continue;
     if (b.workingDays.length !== (theirWorking.get(year) ?? 0) || b.workingDays.some((w) => !theirWorkdays.has(w.date))) continue;
     const a = ours.get(year) ?? new Set();
     const t = their.get(year) ?? new Set();
