@@ -103,6 +103,16 @@ describe('quotas and bursts', () => {
     expect(Number(last!.headers.get('retry-after'))).toBeLessThanOrEqual(DEFAULT_LIMITS.free.burstSeconds);
   });
 
+  it("callers' counters leave memory when their period ends: 60,000 addresses one day, one request the next", () => {
+    const limiter = new Limiter(DEFAULT_LIMITS);
+    const day = Date.UTC(2026, 10, 27, 12);
+    for (let i = 0; i < 60_000; i++) expect(limiter.checkNow('anonymous', `ip:10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, day + i)!.allowed).toBe(true);
+    expect(limiter.memoryWindows).toBeGreaterThanOrEqual(60_000); // their day's quota windows (and bursts not yet swept)
+    const verdict = limiter.checkNow('anonymous', 'ip:192.0.2.1', Date.UTC(2026, 10, 28, 0, 0, 5))!;
+    expect(verdict).toMatchObject({ allowed: true, remaining: DEFAULT_LIMITS.anonymous.quota - 1 });
+    expect(limiter.memoryWindows).toBe(2); // the new caller's quota and burst windows only
+  });
+
   it('anonymous callers are counted per client address', async () => {
     const { file } = makeKeys();
     const app = appWith(file, { ...DEFAULT_LIMITS, anonymous: { ...DEFAULT_LIMITS.anonymous, burst: 1000 } });

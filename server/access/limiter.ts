@@ -33,10 +33,12 @@ interface Counters {
 
 /**
  * Fixed-window counters in this instance's memory, with RateLimiterMemory's
- * semantics: a key's window starts at its first request and lasts `durationMs`
- * (0: never ends); every request counts, refused ones too; a request is refused
- * once the window's count exceeds `points`. Ended windows are dropped by a sweep
- * rather than a timer per key.
+ * semantics: a key's window starts at its first request and lasts `durationMs`,
+ * or, for a quota (`durationMs` 0), until the end of the calendar period the
+ * caller names (its keys carry the period, so a new period is a new key); every
+ * request counts, refused ones too; a request is refused once the window's count
+ * exceeds `points`. Ended windows are dropped by a sweep rather than a timer per
+ * key, so yesterday's callers leave memory once yesterday is over.
  */
 export class MemoryCounter {
   private readonly windows = new Map<string, { count: number; endsAt: number }>();
@@ -47,19 +49,27 @@ export class MemoryCounter {
     private readonly durationMs: number,
   ) {}
 
-  /** Counts one request of `key`: the count in its window so far, and the ms before that window ends (-1: never). */
-  consume(key: string, now = Date.now()): { consumed: number; msBeforeNext: number } {
+  /** Windows held now (ended ones may linger until the next sweep, at most one window length or a second). */
+  get size(): number {
+    return this.windows.size;
+  }
+
+  /**
+   * Counts one request of `key`: the count in its window so far, and the ms before that window ends. A quota
+   * counter (`durationMs` 0) takes the end of the key's period as `endsAt`.
+   */
+  consume(key: string, now = Date.now(), endsAt = now + this.durationMs): { consumed: number; msBeforeNext: number } {
     const w = this.windows.get(key);
     if (w !== undefined && now < w.endsAt) {
       w.count++;
-      return { consumed: w.count, msBeforeNext: w.endsAt === Infinity ? -1 : w.endsAt - now };
+      return { consumed: w.count, msBeforeNext: w.endsAt - now };
     }
-    if (this.durationMs > 0 && now >= this.nextSweep) this.sweep(now);
-    this.windows.set(key, { count: 1, endsAt: this.durationMs > 0 ? now + this.durationMs : Infinity });
-    return { consumed: 1, msBeforeNext: this.durationMs > 0 ? this.durationMs : -1 };
+    if (now >= this.nextSweep) this.sweep(now);
+    this.windows.set(key, { count: 1, endsAt });
+    return { consumed: 1, msBeforeNext: endsAt - now };
   }
 
-  /** Drops ended windows, at most once per window length (a new key's first request pays for it). */
+  /** Drops ended windows, at most once per window length or second (a new key's first request pays for it). */
   private sweep(now: number): void {
     this.nextSweep = now + Math.max(this.durationMs, 1000);
     for (const [key, w] of this.windows) if (w.endsAt <= now) this.windows.delete(key);
@@ -126,9 +136,9 @@ export class Limiter {
 
   private countersFor(plan: Plan, l: PlanLimits): PlanLimiters {
     // Quota keys carry their calendar period, so a counter never needs to reset by itself.
-    // Redis expires old ones a little after their period ends; in memory a TTL over 24.8 days
-    // would overflow Node's timers (and expire at once), so there they live until restart:
-    // one small entry per caller and period.
+    // Redis expires old ones a little after their period ends; in memory each window ends with
+    // its period and the counter's sweep drops it (no timer per key: a TTL over 24.8 days would
+    // overflow Node's timers).
     const quotaTtl = l.period === 'day' ? 90_000 : 32 * 86_400;
     const quotaOpts = { points: l.quota, keyPrefix: `rdq_${plan}` };
     const burstOpts = { points: l.burst, duration: l.burstSeconds, keyPrefix: `rdb_${plan}` };
@@ -140,6 +150,13 @@ export class Limiter {
       burst: new RateLimiterRedis({ ...burstOpts, storeClient: this.redis, rejectIfRedisNotReady: true }),
     };
     return { limits: l, local, shared };
+  }
+
+  /** Counter windows held in this instance's memory, over every plan (quota and burst). */
+  get memoryWindows(): number {
+    let n = 0;
+    for (const p of this.plans.values()) n += p.local.quota.size + p.local.burst.size;
+    return n;
   }
 
   get store(): 'memory' | 'redis' {
@@ -183,7 +200,7 @@ export class Limiter {
    * or times out) in this instance's memory: the same fail-open path for a dead and a hung
    * Redis. While Redis is hung no command is sent, so none waits; the heartbeat finds the way back.
    */
-  private async consume(p: PlanLimiters, which: keyof Counters, key: string): Promise<RateLimiterRes> {
+  private async consume(p: PlanLimiters, which: keyof Counters, key: string, endsAt?: number): Promise<RateLimiterRes> {
     if (p.shared && this.reachable) {
       try {
         return await p.shared[which].consume(key);
@@ -193,7 +210,7 @@ export class Limiter {
       }
     }
     const counter = p.local[which];
-    const { consumed, msBeforeNext } = counter.consume(key);
+    const { consumed, msBeforeNext } = counter.consume(key, Date.now(), endsAt);
     const res = new RateLimiterRes(Math.max(counter.points - consumed, 0), msBeforeNext, consumed);
     if (consumed > counter.points) throw res;
     return res;
@@ -215,7 +232,7 @@ export class Limiter {
       const resetAt = Math.ceil((now + burst.msBeforeNext) / 1000) * 1000;
       return { allowed: false, limit: p.limits.burst, remaining: 0, reset: Math.max(1, Math.ceil(burst.msBeforeNext / 1000)), resetAt };
     }
-    const quota = p.local.quota.consume(this.quotaKey(identity, p.limits.period, period.id), now);
+    const quota = p.local.quota.consume(this.quotaKey(identity, p.limits.period, period.id), now, period.endsAt);
     if (quota.consumed > p.limits.quota) return { allowed: false, limit: p.limits.quota, remaining: 0, reset, resetAt: period.endsAt };
     return { allowed: true, limit: p.limits.quota, remaining: p.limits.quota - quota.consumed, reset, resetAt: period.endsAt };
   }
@@ -248,7 +265,7 @@ export class Limiter {
       return { allowed: false, limit: p.limits.burst, remaining: 0, reset: Math.max(1, Math.ceil(res.msBeforeNext / 1000)), resetAt };
     }
     try {
-      const res = await this.consume(p, 'quota', `${identity}:${period.id}`);
+      const res = await this.consume(p, 'quota', `${identity}:${period.id}`, period.endsAt);
       return { allowed: true, limit: p.limits.quota, remaining: res.remainingPoints, reset, resetAt: period.endsAt };
     } catch (res) {
       if (!(res instanceof RateLimiterRes)) return this.failOpen(p, reset, period.endsAt);
