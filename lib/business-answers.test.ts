@@ -43,6 +43,16 @@ describe('checkAnswer', () => {
     expect(pickHoliday([bank], 'government')).toBe(bank);
     expect(pickHoliday([], 'business')).toBeNull();
   });
+
+  it('of two holidays that close the date, names the best-sourced one (official, corroborated, rules), else the first', () => {
+    const [newYear] = years[0].holidays;
+    const projected = { ...newYear, name: 'Dussehra', basis: 'rules' as const };
+    const agreed = { ...newYear, name: 'Gandhi Jayanti', basis: 'corroborated' as const };
+    const listed = { ...newYear, name: 'Listed', basis: 'official' as const };
+    expect(pickHoliday([projected, agreed], 'business')).toBe(agreed);
+    expect(pickHoliday([projected, agreed, listed], 'business')).toBe(listed);
+    expect(pickHoliday([agreed, { ...agreed, name: 'Second' }], 'business')).toBe(agreed);
+  });
 });
 
 describe('shiftAnswer, nextAnswer', () => {

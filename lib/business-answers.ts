@@ -10,9 +10,18 @@ import { isRelevant, type DayType, type LocationCalendar } from './location-cale
 import { formatDate } from './plain-date.js';
 import type { BusinessDayCheck, BusinessDayCount, BusinessDayNext, BusinessDayShift, Holiday } from './schema-types.js';
 
-/** The holiday a check names: the one that closes the date for `type`, else one that counts for it, else any. */
+/** How sure a row is, strongest first: a published schedule, two sources agreeing, one source's projection. */
+const BASIS_RANK: Record<Holiday['basis'], number> = { official: 0, corroborated: 1, rules: 2 };
+
+/** The first of the best-sourced rows (two holidays on one date: India's 2 October 2025 is Gandhi Jayanti and Dussehra). */
+const bestSourced = (list: readonly Holiday[]): Holiday | undefined => list.reduce<Holiday | undefined>((best, h) => (best === undefined || BASIS_RANK[h.basis] < BASIS_RANK[best.basis] ? h : best), undefined);
+
+/**
+ * The holiday a check names: of those that close the date for `type`, the best-sourced (the first of them in the
+ * year file's order); else one that counts for it; else any.
+ */
 export function pickHoliday(list: readonly Holiday[], type: DayType): Holiday | null {
-  return list.find((h) => h.closes.includes(type)) ?? list.find((h) => isRelevant(h, type)) ?? list[0] ?? null;
+  return bestSourced(list.filter((h) => h.closes.includes(type))) ?? list.find((h) => isRelevant(h, type)) ?? list[0] ?? null;
 }
 
 /** Is `day` a business day, and if not why, with the nearest business days around it. */
