@@ -124,6 +124,16 @@ describe('rules whose dates come from python-holidays (python-holidays:<Name>)',
     expect(country.holidays.map((x) => x.date)).toEqual(['2025-01-01', '2026-01-01']);
   });
 
+  it("a location python-holidays has no counterpart for takes its nearest parent's dates", () => {
+    const region: IngestedLocation = { target: { ...target('XA-XB-R'), kind: 'region' }, holidays: [] };
+    const other: IngestedLocation = { target: target('XA-ZZ'), holidays: [] };
+    const r = rule('XA', 'New Year');
+    applyRules(region, [r], [2025, 2026], new Set(), ph);
+    applyRules(other, [r], [2025, 2026], new Set(), ph);
+    expect(region.holidays.map((x) => x.date)).toEqual(['2025-01-01']); // XA-XB's (python-holidays' XA-01)
+    expect(other.holidays.map((x) => x.date)).toEqual(['2025-01-01', '2026-01-01']); // XA's
+  });
+
   it('a name python-holidays does not have gives nothing, and the unused check names the row', () => {
     const loc: IngestedLocation = { target: target('XA'), holidays: [] };
     const used = new Set<RuleRow>();

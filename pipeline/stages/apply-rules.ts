@@ -6,7 +6,8 @@
  * closes (the US federal observance rules do that to upstream's substitute days); otherwise it adds a row.
  *
  * A rule `python-holidays:<Name>` takes its dates from the second source instead: every date on which
- * python-holidays' counterpart of the location has a row of that name (its "(estimated)" future dates included).
+ * python-holidays' counterpart of the location (else of its nearest parent that has one) has a row of that name
+ * (its "(estimated)" future dates included).
  * It is for holidays whose existence a cited act settles but whose dates need a calendar date-holidays lacks (Hindu
  * lunisolar festivals, Islamic dates as announced). Such rows are one source's projection twice over: they are
  * kept in `copiedFromPython` so that corroboration never counts them as a second source's agreement.
@@ -37,8 +38,15 @@ function pythonRuleDates(rule: RuleRow, location: string, country: string, ph: P
   if (!ph) throw new Error(`${rule.where}: "${rule.rule}" needs python-holidays, which this build did not load`);
   const name = rule.rule.slice(PYTHON_RULE.length).trim();
   if (!name) throw new Error(`${rule.where}: "${rule.rule}" names no python-holidays holiday`);
-  const against = pythonLocation(ph, location);
-  if (!against) return [];
+  // The location's own counterpart, else its nearest parent's (a region, or a state python-holidays files under
+  // another code, takes its state's or country's dates).
+  let code = location;
+  let against = pythonLocation(ph, code);
+  while (against === undefined && code.includes('-')) {
+    code = code.slice(0, code.lastIndexOf('-'));
+    against = pythonLocation(ph, code);
+  }
+  if (against === undefined) return [];
   const dates = new Set<string>();
   for (const row of ph.locationsOf(country).get(against) ?? []) {
     if (plainName(row.name) === name && years.has(Number(row.date.slice(0, 4)))) dates.add(row.date);
