@@ -119,8 +119,7 @@ export function applyRules(loc: IngestedLocation, rules: readonly RuleRow[], yea
       if (same) {
         same.type = r.type;
         same.closes = [...r.closes];
-        addCitations(same, r.citations);
-        if (copied) copiedFromPython.add(same);
+        addCitations(same, r.citations); // a row date-holidays already had on that date: its date is still its own
         continue;
       }
       const isSubstitute = substitute || r.rule.startsWith('substitutes ');
