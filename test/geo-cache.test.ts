@@ -4,7 +4,7 @@
  * 512 MB heap died of "heap out of memory"). Here a real server with a 512 MB heap answers distinct points from
  * /v1/timezones/lookup and /v1/astronomy/sun without `timezone` (both look the point up):
  * - `npm test`: 10,000 points with a 16 MB budget, so cells are evicted hundreds of times over;
- * - `npm run test:full`: 100,000 points at the default budget (128 MB).
+ * - `npm run test:memory`: 100,000 points at the default budget (128 MB).
  * Every answer is a 200, /healthz's count of the cache stays within its budget, and the process's RSS within the
  * stated bound.
  */
