@@ -41,7 +41,7 @@ import { emitAstronomyPlaces } from './stages/emit-astronomy-places.js';
 import { emitTimezones } from './stages/emit-timezones.js';
 import { emitManifest } from './stages/emit-manifest.js';
 import { emitReadme } from './stages/emit-readme.js';
-import type { BulkResult } from './bulk-worker.js';
+import { bulkInWorker } from './bulk-run.js';
 import { emitIcs } from './stages/emit-ics.js';
 import type { Attribution, Country, TravelIndex } from '../lib/schema-types.js';
 
@@ -70,17 +70,6 @@ async function ingestAll(targets: Target[], years: number[]): Promise<IngestedLo
     ),
   );
   return results.sort((a, b) => (a.target.location < b.target.location ? -1 : 1));
-}
-
-/** Runs pipeline/bulk-worker.ts on the documents; its answer is the bulk files by path. */
-function bulkInWorker(files: Map<string, unknown>): Promise<BulkResult> {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./bulk-worker.mjs', import.meta.url), { workerData: { files } });
-    let result: BulkResult | undefined;
-    w.on('message', (m: BulkResult) => (result = m));
-    w.on('error', reject);
-    w.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`bulk worker exited with ${code}`))));
-  });
 }
 
 /** Every curated holiday row must name a location we serve: a typo would otherwise apply to nothing, silently. */
