@@ -8,17 +8,13 @@
  * Every answer is a 200, /healthz's count of the cache stays within its budget, and the process's RSS within the
  * stated bound.
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cellBytes, geoCacheBytes, GEO_CACHE_DEFAULT_MB, BYTES_PER_POSITION } from '../server/geo.js';
 import { FULL } from './helpers.js';
-import { Processes } from './processes.js';
+import { Processes, rssMb } from './processes.js';
 
 const processes = new Processes();
 afterAll(() => processes.stopAll());
-
-/** Resident set size of a process in MB, from the kernel. */
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 /** `n` distinct points (a seeded generator), `concurrency` at a time; returns the statuses seen, by count. */
 async function sweep(base: string, n: number, concurrency = 16): Promise<Map<number, number>> {

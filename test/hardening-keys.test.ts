@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKey, hashKey } from '../server/access/keys.js';
 import { DATA_DIR, makeKeys, freePort } from './helpers.js';
+import { rssMb } from './processes.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const children = new Set<ChildProcess>();
@@ -296,7 +297,7 @@ describe('junk keys cost no memory', () => {
     const { file } = makeKeys();
     tmpDirs.push(join(file, '..'));
     const inst = await startServer(file);
-    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${inst.proc.pid}/status`, 'utf8'))![1]) * 1024;
+    const rss = () => rssMb(inst.proc.pid!) * 1024 * 1024;
     for (let i = 0; i < 200; i++) await call(inst, junk(-i), '/v1/timezones/Asia%2FTokyo'); // warm up
     const before = rss();
     let next = 0;

@@ -3,11 +3,15 @@
  * loopback port, their output kept by name, every one stopped at the end (`stopAll` in afterAll).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resident set size of a running process in MB, from the kernel (/proc/<pid>/status VmRSS). */
+export const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 /** Resolves once `url` answers 2xx; throws after `ms`. */
 export async function waitFor(url: string, ms = 30_000): Promise<void> {
