@@ -1,18 +1,34 @@
 /**
- * Runs pipeline/bulk-worker.ts on the validated documents in a worker thread; its answer is the bulk files by path
- * (the CSVs and their gzipped copies, refdata.sqlite and its gzipped copy, datapackage.json). The build runs it beside
- * the iCalendar stage; test/bulk.test.ts runs it to render the tables again from the published JSON files, so that
- * minutes of SQLite work never block the test runner's own thread.
+ * Runs pipeline/bulk-worker.ts on the validated documents in two worker threads (the tables and their CSV files
+ * in one, the SQLite database in the other, joined by a message channel); the answer is the bulk files by path
+ * (the CSVs and their gzipped copies, refdata.sqlite and its gzipped copy, datapackage.json). The build runs it
+ * beside the iCalendar stage; test/bulk.test.ts runs it to render the tables again from the published JSON files,
+ * so that minutes of SQLite work never block the test runner's own thread.
  */
-import { Worker } from 'node:worker_threads';
-import type { BulkResult } from './bulk-worker.js';
+import { MessageChannel, Worker, type TransferListItem } from 'node:worker_threads';
+import type { BulkJob, BulkResult } from './bulk-worker.js';
 
-export function bulkInWorker(files: Map<string, unknown>): Promise<BulkResult> {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./bulk-worker.mjs', import.meta.url), { workerData: { files } });
+function runJob(job: BulkJob, transfer: TransferListItem[]): { worker: Worker; done: Promise<BulkResult> } {
+  const worker = new Worker(new URL('./bulk-worker.mjs', import.meta.url), { workerData: job, transferList: transfer });
+  const done = new Promise<BulkResult>((resolve, reject) => {
     let result: BulkResult | undefined;
-    w.on('message', (m: BulkResult) => (result = m));
-    w.on('error', reject);
-    w.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`bulk worker exited with ${code}`))));
+    worker.on('message', (m: BulkResult) => (result = m));
+    worker.on('error', reject);
+    worker.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`bulk worker (${job.job}) exited with ${code}`))));
   });
+  return { worker, done };
+}
+
+export async function bulkInWorker(files: Map<string, unknown>): Promise<BulkResult> {
+  const { port1, port2 } = new MessageChannel();
+  const tables = runJob({ job: 'tables', files, port: port1 }, [port1]);
+  const sqlite = runJob({ job: 'sqlite', port: port2 }, [port2]);
+  try {
+    const [a, b] = await Promise.all([tables.done, sqlite.done]);
+    return { tables: a.tables, files: new Map([...a.files, ...b.files]) };
+  } catch (err) {
+    // The other job may wait for a message that will never come: end it too.
+    await Promise.all([tables.worker.terminate(), sqlite.worker.terminate()]);
+    throw err;
+  }
 }

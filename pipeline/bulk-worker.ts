@@ -1,13 +1,17 @@
 /**
- * Worker: the bulk tables, their CSV files, the SQLite database and the data
- * package, from the validated documents the main thread posts. The build runs
- * it beside the iCalendar and JSON serialisation (both cores; the two are
- * independent and each takes tens of seconds for 1990-2099).
+ * Worker for the bulk files, in two jobs that run at once (pipeline/bulk-run.ts starts both):
+ * - `tables`: builds the tables from the validated documents the main thread posts, sends them to the `sqlite`
+ *   job over its port, then writes and validates the CSV files and, once the `sqlite` job sends the database's
+ *   digest back, datapackage.json;
+ * - `sqlite`: writes refdata.sqlite (and its gzipped copy) from the tables it is sent.
+ * Writing the database (sql.js, tens of seconds) no longer waits for the CSV files and their validation: with the
+ * main thread's JSON and iCalendar serialisation, three jobs share the build's two cores.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { once } from 'node:events';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { stableJson } from '../lib/stable-json.js';
 import type { Attribution } from '../lib/schema-types.js';
-import { dataPackage, emitBulk, gzipDeterministic } from './stages/emit-bulk.js';
+import { buildTables, dataPackage, emitCsv, fileDigest, gzipDeterministic, type BulkTable, type FileDigest } from './stages/emit-bulk.js';
 import { emitSqlite } from './stages/emit-sqlite.js';
 import type { FileMap } from './stages/emit-business-days.js';
 
@@ -16,13 +20,28 @@ export interface BulkResult {
   files: Map<string, string | Uint8Array>;
 }
 
-const { files } = workerData as { files: FileMap };
-const bulk = emitBulk(files);
-const sqlite = await emitSqlite(bulk.tables);
-const out: BulkResult['files'] = new Map(bulk.files);
-out.set('bulk/refdata.sqlite', sqlite);
-// 111 MB for 1990-2099, 7.5 MB gzipped (the holidays table repeats itself): the copy most people download.
-out.set('bulk/refdata.sqlite.gz', gzipDeterministic(sqlite));
-out.set('bulk/datapackage.json', stableJson(dataPackage(bulk.tables, bulk.csv, files.get('attribution.json') as Attribution, sqlite)));
-const result: BulkResult = { tables: bulk.tables.length, files: out };
-parentPort!.postMessage(result);
+export type BulkJob = { job: 'tables'; files: FileMap; port: MessagePort } | { job: 'sqlite'; port: MessagePort };
+
+const job = workerData as BulkJob;
+const out: BulkResult['files'] = new Map();
+let tables = 0;
+if (job.job === 'tables') {
+  const built = buildTables(job.files);
+  tables = built.length;
+  job.port.postMessage(built);
+  const digest = once(job.port, 'message') as Promise<[FileDigest]>;
+  const { csv, files } = emitCsv(built);
+  for (const [path, data] of files) out.set(path, data);
+  const [sqlite] = await digest;
+  out.set('bulk/datapackage.json', stableJson(dataPackage(built, csv, job.files.get('attribution.json') as Attribution, sqlite)));
+} else {
+  const [built] = (await once(job.port, 'message')) as [BulkTable[]];
+  tables = built.length;
+  const sqlite = await emitSqlite(built);
+  job.port.postMessage(fileDigest(sqlite));
+  out.set('bulk/refdata.sqlite', sqlite);
+  // 175 MB for 1990-2099, 10 MB gzipped (the holidays table repeats itself): the copy most people download.
+  out.set('bulk/refdata.sqlite.gz', gzipDeterministic(sqlite));
+}
+job.port.close();
+parentPort!.postMessage({ tables, files: out } satisfies BulkResult);

@@ -542,7 +542,14 @@ function tableSchema(t: BulkTable) {
 const sha = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 /** The Frictionless Data Package v2 descriptor: a tabular resource per CSV, the SQLite file as a plain resource. */
-export function dataPackage(tables: BulkTable[], csv: Map<string, string>, attribution: Attribution, sqlite?: Uint8Array) {
+/** A file's size and SHA-256, as a data package resource states them. */
+export interface FileDigest {
+  bytes: number;
+  sha256: string;
+}
+export const fileDigest = (data: Uint8Array): FileDigest => ({ bytes: data.length, sha256: sha(data) });
+
+export function dataPackage(tables: BulkTable[], csv: Map<string, string>, attribution: Attribution, sqlite?: FileDigest) {
   return {
     $schema: `${PROFILE}/datapackage.json`,
     name: 'refdata',
@@ -577,18 +584,17 @@ export function dataPackage(tables: BulkTable[], csv: Map<string, string>, attri
         };
       }),
       ...(sqlite
-        ? [{ $schema: `${PROFILE}/dataresource.json`, name: 'refdata-sqlite', path: 'refdata.sqlite', title: 'The same tables as one SQLite database', format: 'sqlite', mediatype: 'application/vnd.sqlite3', bytes: sqlite.length, hash: `sha256:${sha(sqlite)}` }]
+        ? [{ $schema: `${PROFILE}/dataresource.json`, name: 'refdata-sqlite', path: 'refdata.sqlite', title: 'The same tables as one SQLite database', format: 'sqlite', mediatype: 'application/vnd.sqlite3', bytes: sqlite.bytes, hash: `sha256:${sqlite.sha256}` }]
         : []),
     ],
   };
 }
 
 /**
- * The tables, and the files of bulk/ but the SQLite one: {name}.csv for every table, {name}.csv.gz for those
- * over GZIP_OVER. Each CSV is validated against its Table Schema here.
+ * The files of bulk/ but the SQLite one, from the tables: {name}.csv for every table, {name}.csv.gz for those over
+ * GZIP_OVER. Each CSV is validated against its Table Schema here.
  */
-export function emitBulk(files: FileMap): { tables: BulkTable[]; csv: Map<string, string>; files: Map<string, string | Buffer> } {
-  const tables = buildTables(files);
+export function emitCsv(tables: BulkTable[]): { csv: Map<string, string>; files: Map<string, string | Buffer> } {
   const byName = new Map(tables.map((t) => [t.name, t]));
   const csv = new Map<string, string>();
   const out = new Map<string, string | Buffer>();
@@ -599,5 +605,11 @@ export function emitBulk(files: FileMap): { tables: BulkTable[]; csv: Map<string
     out.set(`bulk/${t.name}.csv`, text);
     if (Buffer.byteLength(text) > GZIP_OVER) out.set(`bulk/${t.name}.csv.gz`, gzipDeterministic(text));
   }
-  return { tables, csv, files: out };
+  return { csv, files: out };
+}
+
+/** The tables and their CSV files (buildTables, then emitCsv). */
+export function emitBulk(files: FileMap): { tables: BulkTable[]; csv: Map<string, string>; files: Map<string, string | Buffer> } {
+  const tables = buildTables(files);
+  return { tables, ...emitCsv(tables) };
 }
