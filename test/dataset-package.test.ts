@@ -25,8 +25,6 @@ import { packedDataset } from './packed.js';
 const ROOT = join(import.meta.dirname, '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const LONG = 300_000; // measured: pack 25 s (verify 2, data 10, compile 7, npm pack 2), npm install 1.4 s
-/** The goal is under 5 s (measured 1.4 s for 39 files; 44-76 s for the 30,700 files shipped before); twice that leaves room for a loaded CI machine. */
-const MAX_INSTALL_SECONDS = 10;
 /** Random questions asked of both the package and the API: 3,000 in `npm test`, 10,000 in `npm run test:full`. */
 const QUESTIONS = FULL ? 10_000 : 3_000;
 const manifest = JSON.parse(readFileSync(join(DATA_DIR, 'v1', 'manifest.json'), 'utf8')) as Manifest;
@@ -154,7 +152,6 @@ describe('@refdata/dataset package', () => {
   let tarball = '';
   let entries: string[] = [];
   let result: any;
-  let installSeconds = 0;
 
   beforeAll(async () => {
     const pack = await packedDataset(); // the CLI, once per run (test/packed.ts)
@@ -165,7 +162,6 @@ describe('@refdata/dataset package', () => {
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'downstream', private: true, type: 'module' }));
     // No dependencies, so no registry: --offline proves it, and a private cache leaves ~/.npm alone.
     const install = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-update-notifier', '--ignore-scripts', '--cache', join(work, 'npm-cache'), tarball], app);
-    installSeconds = install.seconds;
 
     writeFileSync(join(app, 'consumer.ts'), CONSUMER);
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
@@ -183,8 +179,9 @@ describe('@refdata/dataset package', () => {
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('installs offline in seconds: a handful of files per area', () => {
-    expect(installSeconds).toBeLessThan(MAX_INSTALL_SECONDS);
+  // The install time is printed above (1.4 s measured for 39 files; 44-76 s for the 30,700 files shipped before), not
+  // asserted: a timed test fails on a loaded machine and proves nothing the file count does not.
+  it('installs offline: a handful of files per area', () => {
     expect(entries.length).toBeLessThan(60); // 39 today: 10 data files, the reader and lib files (.js and .d.ts), licenses
     const installed = readdirSync(join(app, 'node_modules', '@refdata', 'dataset'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     expect(installed.length).toBe(entries.length);
