@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appliesTo, canonicalLocation, ISO_SUBDIVISION_INPUT_RE, LOCATION_CODE_RE, LOCATION_INPUT_RE } from './location-code.js';
+import { appliesTo, canonicalLocation, rowAppliesTo, ISO_SUBDIVISION_INPUT_RE, LOCATION_CODE_RE, LOCATION_INPUT_RE } from './location-code.js';
 
 const schema = (name: string) => JSON.parse(readFileSync(join(import.meta.dirname, '..', 'schemas', name), 'utf8'));
 /** A pattern as a client may type it: every A-Z class also takes a-z. */
@@ -56,6 +56,16 @@ describe('appliesTo', () => {
     expect(appliesTo('GT-1', 'GT-10')).toBe(false);
     expect(appliesTo('GT-1', 'GT-1-101')).toBe(true);
     expect(appliesTo('DE', 'DK')).toBe(false);
+  });
+});
+
+describe('rowAppliesTo', () => {
+  it('a curated row applies to its location and the codes under it, or (written =CA) to that location only', () => {
+    expect(rowAppliesTo({ location: 'CA', only: false }, 'CA-ON')).toBe(true);
+    expect(rowAppliesTo({ location: 'CA' }, 'CA-ON')).toBe(true);
+    expect(rowAppliesTo({ location: 'CA', only: true }, 'CA')).toBe(true);
+    expect(rowAppliesTo({ location: 'CA', only: true }, 'CA-ON')).toBe(false);
+    expect(rowAppliesTo({ location: 'CA', only: true }, 'US')).toBe(false);
   });
 });
 

@@ -24,6 +24,11 @@ export function appliesTo(code: string, location: string): boolean {
   return location === code || location.startsWith(`${code}-`);
 }
 
+/** Does a curated row apply to `location`: its own location, and the codes under it unless the row is for that location `only`? */
+export function rowAppliesTo(row: { location: string; only?: boolean }, location: string): boolean {
+  return row.only ? location === row.location : appliesTo(row.location, location);
+}
+
 /**
  * A country or ISO 3166-2 subdivision code as a client may type it (JP, jp-13, US-CA): the travel and astronomy
  * areas' codes. Narrower than a location code: ISO 3166-2 subdivision codes have 1-3 characters and no region.

@@ -103,7 +103,7 @@ describe('decision tables', () => {
 });
 
 describe('rules whose dates come from python-holidays (python-holidays:<Name>)', () => {
-  const rule = (location: string, name: string, extra: Partial<RuleRow> = {}): RuleRow => ({ location, rule: `python-holidays:${name}`, name: 'Eid', localName: 'Eid', type: 'public', closes: ['business', 'banking', 'government'], replaces: null, since: null, until: null, citations: ['XA/act'], where: `rules.csv ${name}`, ...extra });
+  const rule = (location: string, name: string, extra: Partial<RuleRow> = {}): RuleRow => ({ location, only: false, rule: `python-holidays:${name}`, name: 'Eid', localName: 'Eid', type: 'public', closes: ['business', 'banking', 'government'], replaces: null, since: null, until: null, citations: ['XA/act'], where: `rules.csv ${name}`, ...extra });
 
   it("gives the counterpart's dates of that name, the estimated ones included, within since/until, and replaces upstream's", () => {
     const loc: IngestedLocation = { target: target('XA-XB'), holidays: [h('2025-03-30', 'Eid al-Fitr'), h('2026-03-21', 'Eid al-Fitr')] };

@@ -5,7 +5,7 @@
  * upstream lacks). A correction that matches nothing anywhere fails the build, so none silently stops
  * applying when upstream changes.
  */
-import { appliesTo } from '../../lib/location-code.js';
+import { rowAppliesTo } from '../../lib/location-code.js';
 import { formatDate, parseDate, weekdayName } from '../../lib/plain-date.js';
 import type { Holiday } from '../../lib/schema-types.js';
 import type { CorrectionRow } from './holidays/curation.js';
@@ -83,7 +83,7 @@ export const DERIVING: ReadonlySet<CorrectionRow['action']> = new Set(['observe-
  */
 export function applyCorrections(loc: IngestedLocation, corrections: readonly CorrectionRow[], used: Set<CorrectionRow>, phase: 'edits' | 'deriving'): void {
   for (const c of corrections) {
-    if (!appliesTo(c.location, loc.target.location) || DERIVING.has(c.action) !== (phase === 'deriving')) continue;
+    if (!rowAppliesTo(c, loc.target.location) || DERIVING.has(c.action) !== (phase === 'deriving')) continue;
     if (applyOne(loc.holidays, c) > 0) used.add(c);
   }
   loc.holidays.sort(compareHolidays);

@@ -15,7 +15,7 @@
  * Then each location's day-type coverage is described from what it carries.
  */
 import Holidays from 'date-holidays';
-import { appliesTo } from '../../lib/location-code.js';
+import { rowAppliesTo } from '../../lib/location-code.js';
 import { parseDate, formatDate } from '../../lib/plain-date.js';
 import type { BusinessDaysLocation, Holiday } from '../../lib/schema-types.js';
 import type { RuleRow } from './holidays/curation.js';
@@ -105,7 +105,7 @@ export function applyRules(loc: IngestedLocation, rules: readonly RuleRow[], yea
   const holidays = loc.holidays;
   const yearSet = new Set(years);
   for (const r of rules) {
-    if (!appliesTo(r.location, loc.target.location)) continue;
+    if (!rowAppliesTo(r, loc.target.location)) continue;
     const active = (date: string) => (r.since === null || date >= r.since) && (r.until === null || date <= r.until);
     if (r.replaces) {
       for (const h of holidays.filter((h) => h.name === r.replaces && h.basis === 'rules' && active(h.date))) holidays.splice(holidays.indexOf(h), 1);
@@ -139,7 +139,7 @@ export function checkRulesUsed(rules: readonly RuleRow[], used: Set<RuleRow>): v
 
 /** Which day types carry data of their own at this location, and where it comes from. */
 export function describeDayTypes(loc: IngestedLocation, rules: readonly RuleRow[], holidaySource: string): BusinessDaysLocation['day_types'] {
-  const mine = rules.filter((r) => appliesTo(r.location, loc.target.location));
+  const mine = rules.filter((r) => rowAppliesTo(r, loc.target.location));
   const has = (type: Holiday['type']) => loc.holidays.some((h) => h.type === type);
   /** A row that closes this type on a day it leaves business open, or the other way round (the US Friday before a Saturday holiday closes business and government, not banking). */
   const differs = (type: 'banking' | 'government') => loc.holidays.some((h) => h.closes.includes(type) !== h.closes.includes('business'));

@@ -54,6 +54,8 @@ export interface YearRow {
 /** A holiday given by a date-holidays rule expression, for every year from `since` to `until`. */
 export interface RuleRow {
   location: string;
+  /** Written `=CA`: the row applies to that location only, not to its subdivisions and regions. */
+  only: boolean;
   rule: string;
   name: string;
   localName: string;
@@ -72,6 +74,8 @@ export const ACTIONS = ['remove', 'rename', 'not-a-day-off', 'introduced', 'obse
 /** An edit of the upstream projection's rows named `holiday`, on the dates from `since` to `until`. */
 export interface CorrectionRow {
   location: string;
+  /** Written `=CA`: the row applies to that location only, not to its subdivisions and regions. */
+  only: boolean;
   action: (typeof ACTIONS)[number];
   holiday: string;
   /** rename: the new English name; remove: an optional month-day (MM-DD) the removal is limited to. */
@@ -143,6 +147,9 @@ function readFolder(dir: string, cc: string, out: Curation, cited: Map<string, s
     if (!LOCATION_CODE_RE.test(code) || code.slice(0, 2) !== cc) throw new Error(`${where}: location "${code}" must be ${cc} or one of its region codes`);
     return code;
   };
+  // Rules and corrections apply to a location and the codes under it; `=CA` limits one to the location itself (a
+  // federal rule of Canada's that the provinces' statutes do not share).
+  const onlyLocation = (code: string, where: string) => (code.startsWith('=') ? { location: location(code.slice(1), where), only: true } : { location: location(code, where), only: false });
   const date = (text: string, column: string, where: string) => {
     if (parseDate(text) === undefined) throw new Error(`${where}: ${column} must be a date YYYY-MM-DD, got "${text}"`);
     return text;
@@ -210,7 +217,7 @@ function readFolder(dir: string, cc: string, out: Curation, cited: Map<string, s
     if (/\band if\b/.test(row.rule)) throw new Error(`${where}: write a holiday and its substitute day as two rules (the second "substitutes …"), each with its own name`);
     const type = row.type as Holiday['type'];
     out.rules.push({
-      location: location(row.location, where),
+      ...onlyLocation(row.location, where),
       rule: row.rule,
       name: row.name,
       localName: row.local_name,
@@ -231,7 +238,7 @@ function readFolder(dir: string, cc: string, out: Curation, cited: Map<string, s
     if (action !== 'rename' && action !== 'remove' && row.value) throw new Error(`${where}: value is only for rename and remove`);
     const r = range(row, where);
     if (action === 'introduced' && (!r.since || r.until)) throw new Error(`${where}: introduced takes the first date in since and no until`);
-    out.corrections.push({ location: location(row.location, where), action, holiday: row.holiday, value: row.value, ...r, citations: cites(row.citation, where), where });
+    out.corrections.push({ ...onlyLocation(row.location, where), action, holiday: row.holiday, value: row.value, ...r, citations: cites(row.citation, where), where });
   }
   for (const { row, where } of rows('workweeks')) {
     const names = row.workweek.split(/\s+/).filter(Boolean);
