@@ -67,12 +67,14 @@ describe('working days outside the workweek', () => {
 
 describe('transferred days off', () => {
   it('are days off for the types they close, and carry the date they came from where the act says it', async () => {
-    const transferred = years.flatMap(({ meta, doc }) => doc.holidays.filter((h) => h.transferred).map((h) => ({ location: meta.location, h })));
+    const transferred = years.flatMap(({ meta, doc }) => doc.holidays.filter((h) => h.transferred).map((h) => ({ location: meta.location, h, official: doc.basis === 'official' })));
     expect(transferred.length).toBeGreaterThan(50);
     const ru = transferred.find((x) => x.location === 'RU' && x.h.date === '2025-05-02');
     expect(ru?.h.transferred_from).toBe('2025-01-04');
-    for (const { location, h } of transferred.filter((x) => !x.location.includes('-'))) {
-      expect(h.basis).toBe('official');
+    for (const { location, h, official } of transferred.filter((x) => !x.location.includes('-'))) {
+      // In a complete year every row is the schedule's; other years of the same country (Kyrgyzstan's before and
+      // after 2023) may carry python-holidays' decreed transfers, projected (rules).
+      if (official) expect(h.basis, `${location} ${h.date}`).toBe('official');
       for (const type of h.closes) {
         const { body } = await getJson(app, `/v1/business-days/${location}?date=${h.date}&type=${type}`);
         expect(body.is_business_day, `${location} ${h.date} ${type}`).toBe(false);
