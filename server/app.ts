@@ -29,6 +29,8 @@ export interface AccessOptions {
   keys: KeyRing;
   limiter: Limiter;
   trustProxy: boolean;
+  /** Anonymous IPv6 callers counted per block of this prefix length (default 64). */
+  ipv6Prefix?: number;
 }
 
 export interface AppOptions {

@@ -59,7 +59,7 @@ export function useGeoCache(maxBytes: number): void {
   setCache({ store: cache as unknown as Map<string, unknown> });
 }
 
-useGeoCache(geoCacheBytes());
+useGeoCache(GEO_CACHE_DEFAULT_MB * 1024 * 1024); // startServer (server/main.ts) applies GEO_CACHE_MB
 
 /** What the polygon cache holds now, for /healthz and the tests. */
 export function geoCacheStats(): { cells: number; bytes: number; max_bytes: number } {

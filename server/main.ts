@@ -12,6 +12,8 @@ import { Limiter } from './access/limiter.js';
 import { areaOf, planLimits, type Area } from './access/plans.js';
 import { DatasetStore } from './store.js';
 import { TimezoneStore } from './timezone-store.js';
+import { ipv6PrefixOf } from '../lib/client-block.js';
+import { geoCacheBytes, useGeoCache } from './geo.js';
 
 export interface StartOptions {
   port?: number;
@@ -312,12 +314,15 @@ export function startServer({
   redisUrl = process.env.REDIS_URL || undefined,
   limits = planLimits(),
 }: StartOptions = {}): Promise<{ server: ServerType; port: number; store: DatasetStore; close: () => Promise<void> }> {
+  // Settings first: a bad value is one line for the operator (a StartupError), before any work.
+  const ipv6Prefix = setting(() => ipv6PrefixOf(process.env.ANON_IPV6_PREFIX));
+  useGeoCache(setting(() => geoCacheBytes()));
   const store = readDataset(dataDir, () => new DatasetStore(dataDir));
   const keys = new KeyRing(keysFile);
   const limiter = new Limiter(limits, redisUrl);
   // ACCESS_CONTROL=off serves every area uncounted: for a deployment whose own gateway
   // authenticates, and for the benchmark's measure of what the gate costs.
-  const access = process.env.ACCESS_CONTROL === 'off' ? undefined : { keys, limiter, trustProxy: process.env.TRUST_PROXY === '1' };
+  const access = process.env.ACCESS_CONTROL === 'off' ? undefined : { keys, limiter, trustProxy: process.env.TRUST_PROXY === '1', ipv6Prefix };
   const app = readDataset(dataDir, () => createApp({ store, timezones: new TimezoneStore(dataDir), access, now: countingClock }));
   const version = store.manifest.version;
   const jsonError = (status: number, code: string, message: string, extra?: Record<string, string>) => {
@@ -402,6 +407,15 @@ export function startServer({
       resolve({ server, port: (server.address() as AddressInfo).port, store, close });
     });
   });
+}
+
+/** An environment setting read by `read`, whose refusal (a bad value) becomes one line for the operator. */
+function setting<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw new StartupError((err as Error).message);
+  }
 }
 
 /**

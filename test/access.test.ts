@@ -19,8 +19,8 @@ import { assertMatchesSchema } from './schemas.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
-function appWith(file: string, limits: Record<Plan, PlanLimits>) {
-  return createApp({ store: sharedStore(), timezones: sharedTimezones(), access: { keys: new KeyRing(file), limiter: new Limiter(limits), trustProxy: false } });
+function appWith(file: string, limits: Record<Plan, PlanLimits>, proxy: { trustProxy: boolean; ipv6Prefix?: number } = { trustProxy: false }) {
+  return createApp({ store: sharedStore(), timezones: sharedTimezones(), access: { keys: new KeyRing(file), limiter: new Limiter(limits), ...proxy } });
 }
 
 const AREAS = {
@@ -118,6 +118,26 @@ describe('quotas and bursts', () => {
     const app = appWith(file, { ...DEFAULT_LIMITS, anonymous: { ...DEFAULT_LIMITS.anonymous, burst: 1000 } });
     for (let i = 0; i < DEFAULT_LIMITS.anonymous.quota; i++) expect((await app.request('/v1/countries/DE')).status).toBe(200);
     expect((await app.request('/v1/countries/DE')).status).toBe(429);
+  });
+
+  it('anonymous IPv6 callers are counted per /64 (ANON_IPV6_PREFIX), IPv4 and IPv4-mapped callers per address', async () => {
+    const { file } = makeKeys();
+    const limits = { ...DEFAULT_LIMITS, anonymous: { ...DEFAULT_LIMITS.anonymous, quota: 3, burst: 1000 } };
+    const from = async (app: ReturnType<typeof appWith>, address: string) => (await app.request('/v1/countries/DE', { headers: { 'x-forwarded-for': address } })).status;
+    const app = appWith(file, limits, { trustProxy: true });
+    // Three addresses of one /64 spend one quota of 3; the fourth is refused.
+    for (const a of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff:ffff:ffff:ffff']) expect(await from(app, a), a).toBe(200);
+    expect(await from(app, '2001:db8:1:2:abcd::9')).toBe(429);
+    // The next /64, an IPv4 caller and another IPv4 caller seen through a dual-stack socket each have their own.
+    expect(await from(app, '2001:db8:1:3::1')).toBe(200);
+    expect(await from(app, '192.0.2.10')).toBe(200);
+    expect(await from(app, '::ffff:192.0.2.11')).toBe(200);
+    for (let i = 0; i < 2; i++) expect(await from(app, '192.0.2.11')).toBe(200);
+    expect(await from(app, '::ffff:192.0.2.11')).toBe(429); // the same caller as 192.0.2.11
+    // A wider prefix groups more: under /48 the two /64s above are one caller.
+    const wide = appWith(file, limits, { trustProxy: true, ipv6Prefix: 48 });
+    for (const a of ['2001:db8:1:2::1', '2001:db8:1:3::1', '2001:db8:1:ffff::1']) expect(await from(wide, a), a).toBe(200);
+    expect(await from(wide, '2001:db8:1:4::1')).toBe(429);
   });
 });
 

@@ -126,4 +126,13 @@ describe('a server that cannot start says why in one line and exits non-zero', (
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^refdata: cannot start: the dataset in ${dir}/v1 cannot be read: a file is not valid JSON \\(.+\\)\\. Build it with`));
   }, 60_000);
+
+  it('when a setting is not a value it takes (ANON_IPV6_PREFIX, GEO_CACHE_MB)', async () => {
+    const prefix = await runToExit({ PORT: String(await freePort()), DATA_DIR, ANON_IPV6_PREFIX: '200' });
+    expect(prefix.code).toBe(1);
+    expect(oneLine(prefix.stderr)).toEqual(['refdata: cannot start: ANON_IPV6_PREFIX must be a whole number from 1 to 128 (got "200")']);
+    const cache = await runToExit({ PORT: String(await freePort()), DATA_DIR, GEO_CACHE_MB: 'lots' });
+    expect(cache.code).toBe(1);
+    expect(oneLine(cache.stderr)).toEqual(['refdata: cannot start: GEO_CACHE_MB must be a positive number of megabytes (got "lots")']);
+  }, 60_000);
 });

@@ -10,6 +10,7 @@
  * key or none, counters in memory) and returns a promise only when it must
  * wait (a key first seen, counters in Redis).
  */
+import { clientBlock } from '../../lib/client-block.js';
 import { ApiError } from '../errors.js';
 import type { KeyRecord, KeyRing } from './keys.js';
 import type { Limiter, Verdict } from './limiter.js';
@@ -26,6 +27,8 @@ export interface GateOptions {
   limiter: Limiter;
   /** Trust the last X-Forwarded-For entry (set when a proxy we run appends it). */
   trustProxy: boolean;
+  /** Anonymous IPv6 callers are counted per block of this prefix length (ANON_IPV6_PREFIX, default 64). */
+  ipv6Prefix?: number;
   baseHeaders: Record<string, string>;
 }
 
@@ -97,7 +100,7 @@ function rfc3339(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19) + 'Z';
 }
 
-export function createGate({ keys, limiter, trustProxy, baseHeaders }: GateOptions) {
+export function createGate({ keys, limiter, trustProxy, ipv6Prefix = 64, baseHeaders }: GateOptions) {
   // Every answer, refusals included, names the dataset it comes from.
   const version = { 'x-dataset-version': baseHeaders['x-dataset-version'] };
   const refuse = (err: ApiError, headers: Record<string, string> = {}) => errorAnswer(err, Object.assign({}, version, headers));
@@ -152,7 +155,7 @@ export function createGate({ keys, limiter, trustProxy, baseHeaders }: GateOptio
     const key = header(req, incoming, 'x-api-key');
     if (key === undefined) {
       const forwarded = trustProxy ? header(req, incoming, 'x-forwarded-for')?.split(',').pop()?.trim() : undefined;
-      return admit(area, 'anonymous', `ip:${forwarded || incoming?.socket?.remoteAddress || 'unknown'}`, req, incoming, now);
+      return admit(area, 'anonymous', `ip:${clientBlock(forwarded || incoming?.socket?.remoteAddress || 'unknown', ipv6Prefix)}`, req, incoming, now);
     }
     const k = key.trim();
     const record = keys.find(k);

@@ -15,6 +15,7 @@ import { ApiError } from '../errors.js';
 import { DOCS_PATHS, openApiBytes, type DatasetInfo } from '../openapi.js';
 import type { Examples } from '../openapi-examples.js';
 import { queryOf } from '../query.js';
+import { clientBlock, ipv6PrefixOf } from '../../lib/client-block.js';
 
 const require = createRequire(import.meta.url);
 const REDOC_FILE = require.resolve('redoc/bundles/redoc.standalone.js');
@@ -164,19 +165,14 @@ interface NodeEnv {
 
 /**
  * The address a budget is kept for: the socket's (or, behind a proxy we run,
- * the last X-Forwarded-For entry, as the gate does). IPv6 addresses count per
- * /64, the block one subscriber usually holds.
+ * the last X-Forwarded-For entry, as the gate does), grouped as the gate
+ * groups anonymous callers (lib/client-block.ts: IPv6 per /64 unless
+ * ANON_IPV6_PREFIX says otherwise).
  */
-export function budgetAddress(c: Context, trustProxy: boolean): string {
+export function budgetAddress(c: Context, trustProxy: boolean, ipv6Prefix = ipv6PrefixOf(process.env.ANON_IPV6_PREFIX)): string {
   const incoming = (c.env as NodeEnv | undefined)?.incoming;
   const forwarded = trustProxy ? String(incoming?.headers['x-forwarded-for'] ?? '').split(',').pop()?.trim() : undefined;
-  const address = forwarded || incoming?.socket?.remoteAddress || 'unknown';
-  if (!address.includes(':') || address.startsWith('::ffff:')) return address;
-  const [head = '', tail = ''] = address.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).join(':')}::/64`;
+  return clientBlock(forwarded || incoming?.socket?.remoteAddress || 'unknown', ipv6Prefix);
 }
 
 export interface DocsOptions {
