@@ -49,6 +49,11 @@ function pathAndQuery(url: string): string {
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+/** Does a GET to this path reach a route (rather than the not-found handler)? No handler is registered for every path. */
+export function hasGetRoute(app: Hono<any>, path: string): boolean {
+  return (app.router.match('GET', path) as unknown as [unknown[]])[0].length > 0;
+}
+
 /** Today's date (YYYY-MM-DD) in a time zone; formatters are costly to build, so they are kept. */
 export function todayIn(timeZone: string, now: Date): string {
   let f = formatters.get(timeZone);
@@ -101,8 +106,11 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
   // Unmatched requests. Nothing else is registered for every path: a GET must
   // match exactly one handler for Hono to take its single-handler fast path.
   app.notFound((c) => {
+    // OPTIONS has no handlers of its own: it answers 204 where GET has a route, 404 where GET would (the gate
+    // answers it first when there is one, with CORS on the reference areas).
+    if (c.req.method === 'OPTIONS' && hasGetRoute(app, c.req.path)) return c.body(null, 204, { ...baseHeaders, allow: 'GET, HEAD, OPTIONS' });
     const err =
-      c.req.method === 'GET' || c.req.method === 'HEAD'
+      c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS'
         ? new ApiError(404, 'not_found', `No endpoint at ${c.req.path.slice(0, 100)}`)
         : new ApiError(405, 'method_not_allowed', `${c.req.method.slice(0, 20)} is not allowed: this API is read-only (GET, HEAD, OPTIONS)`);
     return answerJson(c, err.toBody(), err.status, err.status === 405 ? { allow: 'GET, HEAD, OPTIONS' } : undefined);
@@ -117,7 +125,7 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
     return answerJson(c, new ApiError(500, 'internal_error', 'Internal error').toBody(), 500);
   });
 
-  const gate = access ? createGate({ ...access, baseHeaders }) : undefined;
+  const gate = access ? createGate({ ...access, baseHeaders, routeExists: (path) => hasGetRoute(app, path) }) : undefined;
   const route = app.fetch;
   // The description's examples are real answers of this app, from this dataset (server/openapi-examples.ts).
   answerTheExamples(answerExamples((req) => route(req, { answerHeaders: baseHeaders, datasetVersion: store.manifest.version }), exampleTargets(dataset.range)));

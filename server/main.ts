@@ -3,7 +3,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse }
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { getRequestListener, RequestError, type ServerType } from '@hono/node-server';
-import { createApp } from './app.js';
+import { createApp, hasGetRoute } from './app.js';
 import { countingClock, KEEPER, maxAgeUntil, respond, respondPairs, type AnswerKeeper, type Kept } from './answer-headers.js';
 import { createGate, GATE_HEADER_NAMES, recordOf, type PairsDecision } from './access/gate.js';
 import { defaultKeysFile, KeyRing } from './access/keys.js';
@@ -13,6 +13,7 @@ import { areaOf, planLimits, type Area } from './access/plans.js';
 import { DatasetStore } from './store.js';
 import { TimezoneStore } from './timezone-store.js';
 import { ipv6PrefixOf } from '../lib/client-block.js';
+import { MAX_URL_LENGTH } from './query.js';
 import { geoCacheBytes, useGeoCache } from './geo.js';
 
 export interface StartOptions {
@@ -237,9 +238,19 @@ function rawError(version: string, status: number, code: string, message: string
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines}\r\n${body}`;
 }
 
-/** Parser errors as status, code and message; never the request's bytes. */
-function clientErrorAnswer(err: NodeJS.ErrnoException): [number, string, string] {
-  if (err.code === 'HPE_HEADER_OVERFLOW') return [431, 'headers_too_large', `The request's headers exceed ${MAX_HEADER_BYTES} bytes`];
+/**
+ * Parser errors as status, code and message; never the request's bytes. Node's parser counts the request line
+ * with the headers: a target too long for that limit is a 414, as a shorter long target is (server/app.ts), not
+ * a 431. The request line is still unfinished when the bytes the parser stopped in hold no line break, or their
+ * first line is longer than any target we accept.
+ */
+function clientErrorAnswer(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): [number, string, string] {
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    const packet = err.rawPacket;
+    const firstLine = packet ? (packet.indexOf('\r\n') === -1 ? packet.length : packet.indexOf('\r\n')) : 0;
+    if (packet && (packet.indexOf('\n') === -1 || firstLine > MAX_URL_LENGTH)) return [414, 'uri_too_long', `The request target is longer than ${MAX_URL_LENGTH} characters`];
+    return [431, 'headers_too_large', `The request's headers exceed ${MAX_HEADER_BYTES} bytes`];
+  }
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'request_timeout', `The request did not arrive within ${HEADERS_TIMEOUT_MS / 1000} s`];
   return [400, 'bad_request', 'Malformed HTTP request'];
 }
@@ -343,7 +354,7 @@ export function startServer({
   });
   // The same headers as app.ts gives its answers and its gate; a second gate on the same keys and counters.
   const baseHeaders = { 'content-type': 'application/json; charset=utf-8', 'x-dataset-version': version };
-  const fast = fastPath(access ? createGate({ ...access, baseHeaders }) : undefined, baseHeaders, version);
+  const fast = fastPath(access ? createGate({ ...access, baseHeaders, routeExists: (path) => hasGetRoute(app, path) }) : undefined, baseHeaders, version);
   const conns = new Map<Socket, Conn>();
   const guard = connectionGuard((req, res) => {
     // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own check would answer an empty 400.

@@ -159,6 +159,22 @@ describe('headers, CORS and health', () => {
     expect(premiumPreflight.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('OPTIONS answers 204 where GET has a route and 404 where GET gets 404, with or without the gate', async () => {
+    const open = createApp({ store: sharedStore(), timezones: sharedTimezones() });
+    for (const a of [app, open]) {
+      for (const path of ['/healthz', '/docs', '/v1', '/v1/openapi.json', '/v1/countries/JP', '/v1/business-days/US']) {
+        const res = await a.request(path, { method: 'OPTIONS' });
+        expect(res.status, path).toBe(204);
+        expect(res.headers.get('allow'), path).toBe('GET, HEAD, OPTIONS');
+      }
+      for (const path of ['/nope', '/v1/nope', '/v1/countries/JP/extra']) {
+        const [options, get] = [await a.request(path, { method: 'OPTIONS' }), await a.request(path)];
+        expect([options.status, get.status], path).toEqual([404, 404]);
+        expect(await options.json()).toEqual(await get.json());
+      }
+    }
+  });
+
   it('every counted answer carries RateLimit-Limit, -Remaining and -Reset, errors included', async () => {
     for (const path of ['/v1/countries/JP', '/v1/countries/XX', '/v1/business-days/US?date=2025-02-30']) {
       const res = await app.request(path, { headers: { 'x-api-key': keys.growth } });

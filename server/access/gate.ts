@@ -29,6 +29,8 @@ export interface GateOptions {
   trustProxy: boolean;
   /** Anonymous IPv6 callers are counted per block of this prefix length (ANON_IPV6_PREFIX, default 64). */
   ipv6Prefix?: number;
+  /** Whether a GET to the path has a route: OPTIONS answers 204 only there, and goes on to the router's 404 elsewhere. */
+  routeExists?: (pathname: string) => boolean;
   baseHeaders: Record<string, string>;
 }
 
@@ -100,7 +102,7 @@ function rfc3339(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19) + 'Z';
 }
 
-export function createGate({ keys, limiter, trustProxy, ipv6Prefix = 64, baseHeaders }: GateOptions) {
+export function createGate({ keys, limiter, trustProxy, ipv6Prefix = 64, routeExists = () => true, baseHeaders }: GateOptions) {
   // Every answer, refusals included, names the dataset it comes from.
   const version = { 'x-dataset-version': baseHeaders['x-dataset-version'] };
   const refuse = (err: ApiError, headers: Record<string, string> = {}) => errorAnswer(err, Object.assign({}, version, headers));
@@ -146,6 +148,7 @@ export function createGate({ keys, limiter, trustProxy, ipv6Prefix = 64, baseHea
    */
   function decidePairs(method: string, pathname: string, incoming: NodeIncoming | undefined, req?: Request, area: Area | undefined = areaOf(pathname), now = Date.now()): PairsDecision | Promise<PairsDecision> {
     if (method === 'OPTIONS') {
+      if (!routeExists(pathname)) return { pairs: basePairs.slice() }; // uncounted, to the router's 404 (as GET gets)
       const allow = { allow: 'GET, HEAD, OPTIONS' };
       const cors = area === 'reference' ? { ...CORS, 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'X-API-Key, If-None-Match', 'access-control-max-age': '86400' } : {};
       return { answer: { status: 204, headers: { ...version, ...allow, ...cors }, body: null } };
