@@ -12,6 +12,10 @@ describe('parseInstant', () => {
   it('takes lower-case t and z, fractions of any length, -00:00', () => {
     expect(parseInstant('2026-07-01t12:00:00z')).toBe(Date.UTC(2026, 6, 1, 12));
     expect(parseInstant('2026-07-01T12:00:00.123456789Z')).toBe(Date.UTC(2026, 6, 1, 12, 0, 0, 123));
+    // More than nine digits too (RFC 3339 sets no limit); the milliseconds are cut, never rounded into the next second.
+    expect(parseInstant('2026-07-01T12:00:00.123456789012Z')).toBe(Date.UTC(2026, 6, 1, 12, 0, 0, 123));
+    expect(parseInstant('2026-12-31T23:59:59.99999999999999999999Z')).toBe(Date.UTC(2026, 11, 31, 23, 59, 59, 999));
+    expect(parseInstant('2026-07-01T12:00:00.5Z')).toBe(Date.UTC(2026, 6, 1, 12, 0, 0, 500));
     expect(parseInstant('2026-07-01T12:00:00-00:00')).toBe(Date.UTC(2026, 6, 1, 12));
   });
 

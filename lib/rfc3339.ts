@@ -10,7 +10,7 @@ import { civilFromDays, daysFromCivil, daysInMonth } from './plain-date.js';
  * is read as a space (application/x-www-form-urlencoded), and the intent is
  * unambiguous, so a space before HH:MM is read as `+`.
  */
-const RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:([Zz])|([+ -])(\d{2}):(\d{2}))$/;
+const RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+ -])(\d{2}):(\d{2}))$/;
 
 /**
  * Milliseconds since the epoch of an RFC 3339 date-time, or undefined when the
@@ -30,7 +30,9 @@ export function parseInstant(text: string): number | undefined {
     if (oh > 23 || om > 59) return undefined;
     offsetMinutes = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  const ms = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
+  // Any number of fraction digits (RFC 3339 sets no limit); the first three are the milliseconds, read as digits
+  // (as a float, .9999999999999999999 would round up into the next second).
+  const ms = m[7] ? Number(`${m[7].slice(1)}00`.slice(0, 3)) : 0;
   return ((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute - offsetMinutes) * 60_000 + second * 1000 + ms;
 }
 

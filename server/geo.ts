@@ -68,7 +68,12 @@ export function geoCacheStats(): { cells: number; bytes: number; max_bytes: numb
 
 /** Every zone geo-tz finds at the point (at least one: the ocean zone at sea). */
 export function zonesAt(latitude: number, longitude: number): string[] {
-  return find(latitude, longitude);
+  const zones = find(latitude, longitude);
+  if (Math.abs(latitude) !== 90 || zones.length < 2) return zones;
+  // At a pole every meridian meets, and every zone touching it is an answer: the one the given longitude reaches
+  // it in comes first (latitude 90 answered Etc/GMT-12 at longitude 0, and 89.9999999 Etc/GMT).
+  const near = find(latitude - Math.sign(latitude) * 1e-7, longitude).filter((z) => zones.includes(z));
+  return [...near, ...zones.filter((z) => !near.includes(z))];
 }
 
 /** The zone at the point: geo-tz's first answer. */

@@ -144,6 +144,7 @@ describe('errors: status, JSON body, machine code', () => {
     ['/v1/business-days/US/add?start=2026-01-01&days=abc', 400, 'invalid_days'],
     [`/v1/business-days/US/add?start=2026-01-01&days=${MAX_DAYS + 1}`, 400, 'invalid_days'],
     ['/v1/business-days/US/add?start=2026-01-01&days=99999999999999999999', 400, 'invalid_days'],
+    ['/v1/business-days/US/add?start=2026-01-01&days=9007199254740992', 400, 'invalid_days'],
     ['/v1/business-days/US/add?start=2099-12-01&days=100', 400, 'out_of_range'],
     ['/v1/business-days/US/subtract?start=1990-01-10&days=100', 400, 'out_of_range'],
     ['/v1/business-days/US/count?start=2026-01-01', 400, 'missing_parameter'],
@@ -177,6 +178,14 @@ describe('errors: status, JSON body, machine code', () => {
     const { status, body } = await get('/v1/business-days/US/count?start=2026-01-01&end=2036-01-08');
     expect(status).toBe(200);
     expect(body.total_days).toBe(MAX_COUNT_DAYS);
+  });
+
+  it('a days over the limit is told the limit, however many digits it has', async () => {
+    for (const days of ['10001', '9007199254740992', '9'.repeat(60)]) {
+      const { body } = await get(`/v1/business-days/US/add?start=2026-01-01&days=${days}`);
+      expect(body.error.message, days).toMatch(new RegExp(`^days must be at most ${MAX_DAYS}, got \\d{1,40}…?$`));
+    }
+    expect((await get('/v1/business-days/US/add?start=2026-01-01&days=0')).body.error.message).toBe(`days must be a whole number from 1 to ${MAX_DAYS}, got "0"`);
   });
 
   it('POST, PUT, DELETE and PATCH get 405 with Allow', async () => {

@@ -131,6 +131,17 @@ describe('the answer', () => {
     const pole = (await getJson(app, '/v1/timezones/lookup?latitude=90&longitude=0')).body;
     expect(pole.candidates).toHaveLength(25);
     expect(pole.zone.id).toBe(pole.candidates[0].id);
+    // At the pole the zone is the one the longitude reaches it in, as just short of it (it was Etc/GMT-12 for every longitude).
+    for (const [longitude, zone] of [[0, 'Etc/GMT'], [100, 'Etc/GMT-7'], [-75, 'Etc/GMT+5']] as const) {
+      const at = (latitude: string) => getJson(app, `/v1/timezones/lookup?latitude=${latitude}&longitude=${longitude}`).then((r) => r.body.zone.id);
+      expect([await at('90'), await at('89.9999999')], String(longitude)).toEqual([zone, zone]);
+    }
+  });
+
+  it('reads latitude=+10 sent unencoded (a space) as +10, as at reads its offset', async () => {
+    const { status, body } = await getJson(app, '/v1/timezones/lookup?latitude=+10&longitude=+20');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ latitude: 10, longitude: 20 });
   });
 
   it('at: the zone\'s state at that instant', async () => {

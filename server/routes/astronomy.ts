@@ -13,6 +13,7 @@ import { Hono, type Context } from 'hono';
 import { FIRST_DATE, LAST_DATE, isTimeZone, localDate, moonDay, sunDay } from '../../lib/astronomy.js';
 import { ISO_SUBDIVISION_INPUT_RE } from '../../lib/location-code.js';
 import { parseDate } from '../../lib/plain-date.js';
+import { parseCoordinate } from '../../lib/coordinates.js';
 import { answer, answerJson, utf8 } from '../answer-headers.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { zoneAt } from '../geo.js';
@@ -36,7 +37,6 @@ export interface AstronomyRoutesOptions {
 export const CODE_RE = ISO_SUBDIVISION_INPUT_RE;
 /** defs.schema.json ZoneId: IANA ids only (Intl would also take offsets such as +05:00). */
 const ZONE_RE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
-const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 const PARAMETERS = ['date', 'latitude', 'longitude', 'timezone'] as const;
 type Parameter = (typeof PARAMETERS)[number];
 type Kind = 'sun' | 'moon';
@@ -73,10 +73,8 @@ function coordinate(raw: string | undefined, name: 'latitude' | 'longitude', lim
   if (raw === undefined) {
     throw badRequest('missing_parameter', `${name} is required: give latitude and longitude (/v1/astronomy/${kind}?latitude=69.65&longitude=18.96), or a country or region code in the path (/v1/astronomy/${kind}/NO, /v1/astronomy/${kind}/US-CA)`, name);
   }
-  const value = Number(raw);
-  if (!NUMBER_RE.test(raw) || !(Math.abs(value) <= limit)) {
-    throw badRequest(`invalid_${name}`, `${name} must be a number from -${limit} to ${limit}, got "${raw.slice(0, 40)}"`, name);
-  }
+  const value = parseCoordinate(raw, limit);
+  if (value === undefined) throw badRequest(`invalid_${name}`, `${name} must be a number from -${limit} to ${limit}, got "${raw.slice(0, 40)}"`, name);
   return value;
 }
 

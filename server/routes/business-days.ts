@@ -79,9 +79,10 @@ export function businessDaysRoutes({ store, today }: BusinessDaysDeps) {
   function daysParam(q: Query): number {
     const raw = single(q, 'days');
     if (raw === undefined || raw === '') throw badRequest('missing_parameter', 'days is required: a positive integer', 'days');
-    if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1) throw badRequest('invalid_days', `days must be a positive integer, got "${raw.slice(0, 40)}"`, 'days');
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) throw badRequest('invalid_days', `days must be a whole number from 1 to ${MAX_DAYS}, got "${raw.slice(0, 40)}"`, 'days');
     const days = Number(raw);
-    if (days > MAX_DAYS) throw badRequest('invalid_days', `days must be at most ${MAX_DAYS}, got ${raw}`, 'days');
+    // However many digits: 9007199254740992 is over the limit, not "not a positive integer".
+    if (days > MAX_DAYS) throw badRequest('invalid_days', `days must be at most ${MAX_DAYS}, got ${raw.length > 40 ? `${raw.slice(0, 40)}…` : raw}`, 'days');
     return days;
   }
 

@@ -14,19 +14,16 @@ import { badRequest, notFound } from '../errors.js';
 import { zonesAt } from '../geo.js';
 import { pageParams, queryOf, single, type Query } from '../query.js';
 import type { TimezoneLookup } from '../../lib/schema-types.js';
+import { parseCoordinate } from '../../lib/coordinates.js';
 import type { Cached, ListScope, TimezoneStore } from '../timezone-store.js';
 
-/** The decimal numbers astronomy's coordinates take (server/routes/astronomy.ts): no exponents, hex or Infinity. */
-const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 const YEAR_RE = /^\d{4}$/;
 
 function coordinate(raw: string | undefined, name: 'latitude' | 'longitude', limit: number): number {
   if (raw === undefined) throw badRequest('missing_parameter', `${name} is required: the point to look up, in degrees (WGS 84)`, name);
-  const value = Number(raw);
-  if (!NUMBER_RE.test(raw) || !(Math.abs(value) <= limit)) {
-    throw badRequest(`invalid_${name}`, `${name} must be a number from -${limit} to ${limit}, got "${raw.slice(0, 40)}"`, name);
-  }
-  return value === 0 ? 0 : value; // -0 answers as 0
+  const value = parseCoordinate(raw, limit);
+  if (value === undefined) throw badRequest(`invalid_${name}`, `${name} must be a number from -${limit} to ${limit}, got "${raw.slice(0, 40)}"`, name);
+  return value;
 }
 
 /** `include`: absent for the zone.tab zones, `all` for every zone served. */
