@@ -168,7 +168,7 @@ describe('a keys file broken while serving', () => {
     expect(log.split('\n').filter((l) => /reload works again/.test(l))).toHaveLength(1);
     expectNoSecrets(log, [...Object.values(keys), extra]);
     await stop(inst.proc);
-  }, 45_000);
+  }, 90_000);
 });
 
 describe('the keys file at start-up', () => {

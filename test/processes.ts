@@ -14,7 +14,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 /** Resolves once `url` answers 2xx; throws after `ms`. */
-export async function waitFor(url: string, ms = 30_000): Promise<void> {
+export async function waitFor(url: string, ms = 90_000): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     try {
