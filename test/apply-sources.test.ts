@@ -12,9 +12,9 @@ import { applyRules, checkRulesUsed } from '../pipeline/stages/apply-rules.js';
 import { corroborate, pythonLocation } from '../pipeline/stages/corroborate.js';
 import { PythonHolidays } from '../pipeline/stages/ingest-python-holidays.js';
 import { makeHoliday } from '../pipeline/stages/holidays/record.js';
-import type { RuleRow, SourceRow } from '../pipeline/stages/holidays/curation.js';
+import type { DayRow, RuleRow, SourceRow } from '../pipeline/stages/holidays/curation.js';
 import type { IngestedLocation, Target } from '../pipeline/stages/ingest-holidays.js';
-import type { YearBasis } from '../pipeline/stages/apply-official.js';
+import { applyOfficial, type YearBasis } from '../pipeline/stages/apply-official.js';
 import { workweekSpans } from '../lib/workweek.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'refdata-sources-'));
@@ -152,5 +152,19 @@ describe('rules whose dates come from python-holidays (python-holidays:<Name>)',
     expect(loc.holidays.map((x) => `${x.date} ${x.basis}`)).toEqual(['2026-01-01 corroborated', '2026-03-20 rules']);
     expect(basis.get(2026)!.basis).toBe('rules');
     expect(c).toMatchObject({ years: 0, rows: 1 });
+  });
+});
+
+describe('a region\'s announcement in a year complete for its country (apply-official)', () => {
+  const day = (location: string, date: string, name: string, replaces: string | null = null): DayRow => ({ location, date, kind: 'holiday', name, localName: name, refDate: null, closes: ['business', 'banking', 'government'], replaces, citations: ['XA/act'], where: `days.csv ${location} ${date}` });
+  const official = { rows: [day('XA', '2025-01-01', 'New Year'), day('XA-XB', '2025-05-09', 'Founders Day', 'Founders Day')], years: [{ location: 'XA', year: 2025, citations: ['XA/act'], where: 'years.csv' }] };
+  const spans = workweekSpans([{ from: null, until: null, workweek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], source: 'test' }] as never);
+
+  it('still replaces the region\'s projected date, while the country\'s rows are its schedule', () => {
+    const region: IngestedLocation = { target: target('XA-XB'), holidays: [h('2025-01-01', 'New Year'), h('2025-05-08', 'Founders Day')] };
+    const basis = applyOfficial(region, official, spans, [2025], [h('2025-01-01', 'New Year')], new Map([['XA/act', { id: 'XA/act', title: 'Act', number: null, issuer: 'XA', date: null, url: 'https://example.org/act', archive_url: null } as never]]));
+    // The announced 9 May replaces the projected 8 May (it was kept beside it when the country's year was complete).
+    expect(region.holidays.map((x) => `${x.date} ${x.name} ${x.basis}`)).toEqual(['2025-01-01 New Year official', '2025-05-09 Founders Day official']);
+    expect(basis.get(2025)!.basis).toBe('official'); // its own day off is announced, not projected: the year is complete
   });
 });

@@ -93,7 +93,10 @@ export function applyOfficial(
       if (officialOff.has(r.date)) throw new Error(`${r.where}: ${r.date} is both a day off and a working day`);
       y.workingDays.push(workingDayOf(r));
     } else {
-      if (!complete.has(Number(r.date.slice(0, 4)))) {
+      // A row belongs to a complete schedule only when its own location is (or is above) the complete location;
+      // a region's announcement in a year complete for its country still replaces the region's projections.
+      const inSchedule = official.years.some((y) => y.year === Number(r.date.slice(0, 4)) && appliesTo(r.location, y.location) && appliesTo(y.location, code));
+      if (!inSchedule) {
         // A single announcement: drop the projection it replaces, and a public row on its date when the
         // announcement itself closes business (a government-only day off leaves the public holiday alone).
         loc.holidays = loc.holidays.filter((h) => {
