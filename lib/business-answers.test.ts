@@ -4,6 +4,7 @@ import { checkAnswer, countAnswer, countJson, nextAnswer, pickHoliday, shiftAnsw
 import { LocationCalendar } from './location-calendar.js';
 import { fixture } from './location-calendar.fixture.js';
 import { parseDate } from './plain-date.js';
+import type { DayType } from './location-calendar.js';
 
 const d = (s: string) => parseDate(s)!;
 const { meta, years } = fixture();
@@ -52,6 +53,14 @@ describe('checkAnswer', () => {
     expect(pickHoliday([projected, agreed], 'business')).toBe(agreed);
     expect(pickHoliday([projected, agreed, listed], 'business')).toBe(listed);
     expect(pickHoliday([agreed, { ...agreed, name: 'Second' }], 'business')).toBe(agreed);
+  });
+
+  it('of two equally sourced, names the one that closes more day types (India 2025-10-02: Gandhi Jayanti, not Dussehra)', () => {
+    const [newYear] = years[0].holidays;
+    const dussehra = { ...newYear, name: 'Dussehra', basis: 'official' as const, closes: ['business', 'government'] as DayType[] };
+    const gandhi = { ...newYear, name: 'Gandhi Jayanti', basis: 'official' as const, closes: ['business', 'banking', 'government'] as DayType[] };
+    expect(pickHoliday([dussehra, gandhi], 'business')).toBe(gandhi);
+    expect(pickHoliday([gandhi, dussehra], 'government')).toBe(gandhi);
   });
 });
 

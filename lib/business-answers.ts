@@ -14,11 +14,13 @@ import type { BusinessDayCheck, BusinessDayCount, BusinessDayNext, BusinessDaySh
 const BASIS_RANK: Record<Holiday['basis'], number> = { official: 0, corroborated: 1, rules: 2 };
 
 /** The first of the best-sourced rows (two holidays on one date: India's 2 October 2025 is Gandhi Jayanti and Dussehra). */
-const bestSourced = (list: readonly Holiday[]): Holiday | undefined => list.reduce<Holiday | undefined>((best, h) => (best === undefined || BASIS_RANK[h.basis] < BASIS_RANK[best.basis] ? h : best), undefined);
+/** Better: the better source, then (of two equally sourced) the one that closes more day types (a national holiday before an office-only festival on the same day). */
+const better = (h: Holiday, best: Holiday) => BASIS_RANK[h.basis] < BASIS_RANK[best.basis] || (BASIS_RANK[h.basis] === BASIS_RANK[best.basis] && h.closes.length > best.closes.length);
+const bestSourced = (list: readonly Holiday[]): Holiday | undefined => list.reduce<Holiday | undefined>((best, h) => (best === undefined || better(h, best) ? h : best), undefined);
 
 /**
- * The holiday a check names: of those that close the date for `type`, the best-sourced (the first of them in the
- * year file's order); else one that counts for it; else any.
+ * The holiday a check names: of those that close the date for `type`, the best-sourced, then the one closing more
+ * day types (the first of them in the year file's order); else one that counts for it; else any.
  */
 export function pickHoliday(list: readonly Holiday[], type: DayType): Holiday | null {
   return bestSourced(list.filter((h) => h.closes.includes(type))) ?? list.find((h) => isRelevant(h, type)) ?? list[0] ?? null;
