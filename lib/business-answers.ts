@@ -13,8 +13,10 @@ import type { BusinessDayCheck, BusinessDayCount, BusinessDayNext, BusinessDaySh
 /** How sure a row is, strongest first: a published schedule, two sources agreeing, one source's projection. */
 const BASIS_RANK: Record<Holiday['basis'], number> = { official: 0, corroborated: 1, rules: 2 };
 
-/** The first of the best-sourced rows (two holidays on one date: India's 2 October 2025 is Gandhi Jayanti and Dussehra). */
-/** Better: the better source, then (of two equally sourced) the one that closes more day types (a national holiday before an office-only festival on the same day). */
+/**
+ * Of two holidays on one date (India's 2 October 2025 is Gandhi Jayanti and Dussehra): the better source, then the
+ * one that closes more day types (a national holiday before an office-only festival); else the first.
+ */
 const better = (h: Holiday, best: Holiday) => BASIS_RANK[h.basis] < BASIS_RANK[best.basis] || (BASIS_RANK[h.basis] === BASIS_RANK[best.basis] && h.closes.length > best.closes.length);
 const bestSourced = (list: readonly Holiday[]): Holiday | undefined => list.reduce<Holiday | undefined>((best, h) => (best === undefined || better(h, best) ? h : best), undefined);
 

@@ -37,7 +37,7 @@ function groupsOf(address: string): number[] | undefined {
   return all.map((g) => parseInt(g, 16));
 }
 
-/** `ip:<IPv4>` for IPv4 and IPv4-mapped callers, `ip:<first groups>::/<prefix>` for IPv6; anything unparsable as itself. */
+/** The IPv4 address for IPv4 and IPv4-mapped callers, `<first groups>::/<prefix>` for IPv6; anything unparsable as itself. */
 export function clientBlock(address: string, prefix = 64): string {
   const groups = address.includes(':') ? groupsOf(address) : undefined;
   if (!groups) return address;

@@ -101,7 +101,7 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
   // Answered once every route is registered (below), through the app without its gate.
   let answerTheExamples!: (examples: Promise<Examples>) => void;
   const examples = new Promise<Examples>((resolve) => (answerTheExamples = resolve));
-  app.route('/', docsRoutes(dataset, { examples }));
+  app.route('/', docsRoutes(dataset, { examples, ipv6Prefix: access?.ipv6Prefix }));
 
   // Unmatched requests. Nothing else is registered for every path: a GET must
   // match exactly one handler for Hono to take its single-handler fast path.

@@ -70,7 +70,14 @@ export function applyOfficial(
   const code = loc.target.location;
   const rows = official.rows.filter((r) => appliesTo(r.location, code));
   const complete = new Map<number, string[]>();
-  for (const y of official.years) if (appliesTo(y.location, code)) complete.set(y.year, y.citations);
+  // The locations whose complete years reach this one, by year: a row is part of a year's schedule only on one of
+  // them or above it; a region's own announcement in a year complete for its country is still an announcement.
+  const completeAt = new Map<number, string[]>();
+  for (const y of official.years) {
+    if (!appliesTo(y.location, code)) continue;
+    complete.set(y.year, y.citations);
+    completeAt.set(y.year, [...(completeAt.get(y.year) ?? []), y.location]);
+  }
   const national = new Set(countryRows.filter((h) => h.type === 'public').map((h) => `${h.date}|${h.name}`));
 
   const out = new Map<number, YearBasis>();
@@ -93,9 +100,7 @@ export function applyOfficial(
       if (officialOff.has(r.date)) throw new Error(`${r.where}: ${r.date} is both a day off and a working day`);
       y.workingDays.push(workingDayOf(r));
     } else {
-      // A row belongs to a complete schedule only when its own location is (or is above) the complete location;
-      // a region's announcement in a year complete for its country still replaces the region's projections.
-      const inSchedule = official.years.some((y) => y.year === Number(r.date.slice(0, 4)) && appliesTo(r.location, y.location) && appliesTo(y.location, code));
+      const inSchedule = (completeAt.get(Number(r.date.slice(0, 4))) ?? []).some((at) => appliesTo(r.location, at));
       if (!inSchedule) {
         // A single announcement: drop the projection it replaces, and a public row on its date when the
         // announcement itself closes business (a government-only day off leaves the public holiday alone).

@@ -541,7 +541,6 @@ function tableSchema(t: BulkTable) {
 
 const sha = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-/** The Frictionless Data Package v2 descriptor: a tabular resource per CSV, the SQLite file as a plain resource. */
 /** A file's size and SHA-256, as a data package resource states them. */
 export interface FileDigest {
   bytes: number;
@@ -549,6 +548,7 @@ export interface FileDigest {
 }
 export const fileDigest = (data: Uint8Array): FileDigest => ({ bytes: data.length, sha256: sha(data) });
 
+/** The Frictionless Data Package v2 descriptor: a tabular resource per CSV, the SQLite file as a plain resource. */
 export function dataPackage(tables: BulkTable[], csv: Map<string, string>, attribution: Attribution, sqlite?: FileDigest) {
   return {
     $schema: `${PROFILE}/datapackage.json`,

@@ -169,7 +169,7 @@ interface NodeEnv {
  * groups anonymous callers (lib/client-block.ts: IPv6 per /64 unless
  * ANON_IPV6_PREFIX says otherwise).
  */
-export function budgetAddress(c: Context, trustProxy: boolean, ipv6Prefix = ipv6PrefixOf(process.env.ANON_IPV6_PREFIX)): string {
+export function budgetAddress(c: Context, trustProxy: boolean, ipv6Prefix: number): string {
   const incoming = (c.env as NodeEnv | undefined)?.incoming;
   const forwarded = trustProxy ? String(incoming?.headers['x-forwarded-for'] ?? '').split(',').pop()?.trim() : undefined;
   return clientBlock(forwarded || incoming?.socket?.remoteAddress || 'unknown', ipv6Prefix);
@@ -178,6 +178,8 @@ export function budgetAddress(c: Context, trustProxy: boolean, ipv6Prefix = ipv6
 export interface DocsOptions {
   /** Trust the last X-Forwarded-For entry as the client address (TRUST_PROXY=1). */
   trustProxy?: boolean;
+  /** IPv6 callers share a budget per block of this prefix length, as the gate counts them (ANON_IPV6_PREFIX). */
+  ipv6Prefix?: number;
   budget?: ByteBudget;
   /** The answers to the description's example requests (server/openapi-examples.ts); the description waits for them. */
   examples?: Promise<Examples>;
@@ -186,7 +188,7 @@ export interface DocsOptions {
 /**
  * @example app.route('/', docsRoutes({ version: store.manifest.version, range: store.list.range }, { examples }))
  */
-export function docsRoutes(data: DatasetInfo, { trustProxy = process.env.TRUST_PROXY === '1', budget = new ByteBudget(), examples }: DocsOptions = {}) {
+export function docsRoutes(data: DatasetInfo, { trustProxy = process.env.TRUST_PROXY === '1', ipv6Prefix = ipv6PrefixOf(process.env.ANON_IPV6_PREFIX), budget = new ByteBudget(), examples }: DocsOptions = {}) {
   let spec: Uint8Array<ArrayBuffer> | undefined;
   const specReady = (examples ?? Promise.resolve(undefined))
     .catch((err: unknown) => {
@@ -203,7 +205,7 @@ export function docsRoutes(data: DatasetInfo, { trustProxy = process.env.TRUST_P
   const metered = (c: Context, body: Uint8Array<ArrayBuffer>, extra: Record<string, string>) => {
     const res = answer(c, body, 200, extra);
     const bytes = c.req.method === 'HEAD' || res.status === 304 ? 0 : representation(c, body).bytes.length;
-    const retryAfter = budget.take(budgetAddress(c, trustProxy), bytes);
+    const retryAfter = budget.take(budgetAddress(c, trustProxy, ipv6Prefix), bytes);
     if (retryAfter === undefined) return res;
     const err = new ApiError(429, 'rate_limited', `This address has used its ${DOCS_BUDGET.bytes / 1024 / 1024} MiB of documentation for this ${DOCS_BUDGET.windowMs / 60_000}-minute window; it resets in ${retryAfter} s.`);
     return answerJson(c, err.toBody(), 429, { 'retry-after': String(retryAfter) });
