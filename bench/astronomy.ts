@@ -9,7 +9,8 @@
  * warm-up, then the median of the round medians.
  *
  * `ASTRONOMY_LIB=/path/to/astronomy.ts` times another copy of the library
- * (an older revision, for before/after numbers).
+ * (an older revision, for before/after numbers; it must take a zone timeline,
+ * as lib/astronomy.ts has since issue 24).
  *
  * Then the API's astronomy routes in-process (server/routes/astronomy.ts, no
  * HTTP, every answer computed: a new date each time): a country code, a region
@@ -21,8 +22,12 @@ import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { astronomyRoutes, type AstronomyPlace } from '../server/routes/astronomy.js';
 import { zoneAt } from '../server/geo.js';
+import { TimezoneStore } from '../server/timezone-store.js';
+import type { ZoneTimeline } from '../lib/zone-timeline.js';
 
-type DayFn = (latitude: number, longitude: number, date: string, timeZone: string) => unknown;
+type DayFn = (latitude: number, longitude: number, date: string, zone: ZoneTimeline) => unknown;
+const dataDir = process.env.REFDATA_DATA_DIR ?? join(import.meta.dirname, '..', 'dist-data');
+const zones = new TimezoneStore(dataDir);
 const lib: { sunDay: DayFn; moonDay: DayFn } = await import(
   pathToFileURL(process.env.ASTRONOMY_LIB ?? join(import.meta.dirname, '..', 'lib', 'astronomy.ts')).href
 );
@@ -46,7 +51,7 @@ const cases = Array.from({ length: CASES }, () => {
   const longitude = Math.round((next() * 360 - 180) * 100) / 100;
   const day = Math.floor(next() * 73_049); // 1900-01-01 .. 2099-12-31
   const date = new Date(Date.UTC(1900, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
-  return { latitude, longitude, date, timeZone: zoneAt(latitude, longitude) };
+  return { latitude, longitude, date, zone: zones.timeline(zoneAt(latitude, longitude))! };
 });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -55,13 +60,13 @@ function round(fn: DayFn): number {
   const times: number[] = [];
   for (const c of cases) {
     const t0 = performance.now();
-    fn(c.latitude, c.longitude, c.date, c.timeZone);
+    fn(c.latitude, c.longitude, c.date, c.zone);
     times.push((performance.now() - t0) * 1000);
   }
   return median(times);
 }
 
-for (const fn of [lib.sunDay, lib.moonDay]) round(fn); // warm-up: JIT and Intl formatters
+for (const fn of [lib.sunDay, lib.moonDay]) round(fn); // warm-up: JIT
 const results: Record<string, number[]> = { sun: [], moon: [] };
 for (let r = 0; r < ROUNDS; r++) {
   results.sun.push(round(lib.sunDay));
@@ -71,9 +76,8 @@ for (const [name, xs] of Object.entries(results)) {
   console.log(`${name} day: median ${median(xs).toFixed(1)} µs (rounds: ${xs.map((x) => x.toFixed(1)).join(', ')}; ${CASES} cases each)`);
 }
 
-const dataDir = process.env.REFDATA_DATA_DIR ?? join(import.meta.dirname, '..', 'dist-data');
 const { places } = JSON.parse(readFileSync(join(dataDir, 'v1', 'astronomy', 'places.json'), 'utf8')) as { places: Record<string, AstronomyPlace> };
-const app = astronomyRoutes({ capitalOf: (code) => places[code], now: () => new Date() });
+const app = astronomyRoutes({ capitalOf: (code) => places[code], now: () => new Date(), zones });
 const dates = cases.map((c) => c.date);
 const routes: [string, (date: string) => string][] = [
   ['country NO (Oslo)', (date) => `/sun/NO?date=${date}`],

@@ -3,7 +3,7 @@
  * (https://github.com/cosinekitty/astronomy, MIT). Pure: no I/O, no clock.
  *
  * Conventions (each one matches what the differential test asks PyEphem):
- * - "The day" is the local calendar date in `timeZone`, from local midnight to
+ * - "The day" is the local calendar date in the zone, from local midnight to
  *   the next local midnight, so a day can last 23 or 25 hours across a DST
  *   change. Where midnight itself is skipped, the day starts at the first
  *   instant that has its date.
@@ -27,10 +27,11 @@
  *   -4° (the photographers' definitions). "begin"/"morning" is the sun rising
  *   through the altitude, "end"/"evening" setting through it; a crossing that
  *   does not happen is null (high latitudes in summer).
- * - Times are ISO 8601 with the offset of `timeZone` at that instant, rounded to
- *   the minute. Offsets come from Intl (Node's ICU tz data, which may lag the
- *   newest tzdata release by a few versions). Local mean time offsets before
- *   standard time (seconds, e.g. +00:19:32) are rounded to the minute.
+ * - Times are ISO 8601 with the offset of the zone at that instant, rounded to
+ *   the minute. The zone is its timeline in the dataset (our compiled tzdata,
+ *   the offsets /v1/timezones answers, 1900-2100), never the runtime's tz data.
+ *   Local mean time offsets before standard time are whole minutes there, as
+ *   the zone documents publish them (Amsterdam's +00:19:32 is +00:20).
  *
  * How it is computed (issue 15: five times fewer microseconds, same answers):
  * astronomy-engine's SearchRiseSet and SearchAltitude evaluate the full theory
@@ -57,6 +58,7 @@ import {
   SiderealTime,
 } from 'astronomy-engine';
 import { civilFromDays, parseDate } from './plain-date.js';
+import { offsetMinutesAt, type ZoneTimeline } from './zone-timeline.js';
 
 export interface TimeRange {
   begin: string | null;
@@ -118,68 +120,24 @@ const MOON_RADIUS_AU = 1738.1 / KM_PER_AU;
 
 // ---------------------------------------------------------------- local time
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    // "2026, GMT+02:00": the year keeps the output short (the cheapest form that carries the offset).
-    f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', timeZoneName: 'longOffset' });
-    if (formatters.size < 1000) formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** True when Intl knows the zone (IANA ids, any letter case, plus UTC). */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    formatter(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** "GMT", "GMT+02:00", "GMT-00:44:30" (local mean time keeps its seconds). */
-const OFFSET_RE = /GMT(?:([+-])(\d\d):(\d\d)(?::(\d\d))?)?/;
-
 /**
- * One zone's offsets, read from Intl at most once per UTC midnight: equal
- * offsets at two consecutive UTC midnights hold for the whole UTC day between,
- * because no zone changes its offset twice within three days (the closest two
- * changes in tzdata 1900-2100 are Freetown's in 1939, four days apart). Intl is
- * the expensive part of a day's answer (1.6 µs a call); this asks it about 5 times.
+ * What a zone's clock says at any instant: the dataset's own offsets (the
+ * zone's timeline, from our compiled tzdata, lib/zone-timeline.ts), the same
+ * facts /v1/timezones answers. Offsets are whole minutes, as the zone
+ * documents publish them.
  */
 class ZoneClock {
-  private readonly format: Intl.DateTimeFormat;
-  private readonly midnights = new Map<number, number>();
-
-  constructor(readonly timeZone: string) {
-    this.format = formatter(timeZone);
-  }
+  constructor(private readonly zone: ZoneTimeline) {}
 
   /** Local wall-clock time at instant `ms`, as if it were a UTC timestamp (whole seconds). */
   wallClock(ms: number): number {
     const whole = Math.floor(ms / SECOND) * SECOND;
-    return whole + this.offset(whole) * SECOND;
+    return whole + this.offset(whole) * MINUTE;
   }
 
-  /** Offset in seconds east of UTC in force at instant `ms`. */
+  /** Offset in minutes east of UTC in force at instant `ms`. */
   offset(ms: number): number {
-    const day = Math.floor(ms / DAY);
-    const before = this.atMidnight(day);
-    return before === this.atMidnight(day + 1) ? before : this.intlOffset(ms);
-  }
-
-  private atMidnight(day: number): number {
-    let o = this.midnights.get(day);
-    if (o === undefined) this.midnights.set(day, (o = this.intlOffset(day * DAY)));
-    return o;
-  }
-
-  private intlOffset(ms: number): number {
-    const [, sign, h, m, s] = OFFSET_RE.exec(this.format.format(ms))!;
-    const seconds = sign ? Number(h) * 3600 + Number(m) * 60 + Number(s ?? 0) : 0;
-    return sign === '-' ? -seconds : seconds;
+    return offsetMinutesAt(this.zone, ms);
   }
 
   /**
@@ -187,9 +145,10 @@ class ZoneClock {
    * timestamp), or, when that wall time is skipped by a DST gap, the end of the gap.
    */
   instantOfWall(wall: number): number {
-    // The offsets a day either side are the only ones in force around `wall`.
+    // The offsets a day either side are the only ones in force around `wall`
+    // (no zone changes its offset twice within two days).
     const offsets = new Set([this.offset(wall - DAY), this.offset(wall + DAY)]);
-    const hits = [...offsets].map((o) => wall - o * SECOND).filter((t) => this.offset(t) * SECOND === wall - t);
+    const hits = [...offsets].map((o) => wall - o * MINUTE).filter((t) => this.offset(t) * MINUTE === wall - t);
     if (hits.length) return Math.min(...hits);
     let [lo, hi] = [wall - 2 * DAY, wall + 2 * DAY];
     while (hi - lo > SECOND) {
@@ -203,7 +162,7 @@ class ZoneClock {
   /** ISO 8601 with the offset at that instant, rounded to the minute: 2026-06-21T04:43:00+02:00. */
   format8601(ms: number): string {
     const t = Math.round(ms / MINUTE) * MINUTE;
-    const offsetMinutes = Math.round(this.offset(t) / 60);
+    const offsetMinutes = this.offset(t);
     const local = new Date(t + offsetMinutes * MINUTE);
     const [y, m, d] = civilFromDays(Math.floor(local.getTime() / DAY));
     const sign = offsetMinutes < 0 ? '-' : '+';
@@ -216,14 +175,9 @@ class ZoneClock {
 
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, '0');
 
-/** The local calendar date of an instant (today's, for the caller's clock). */
-export function localDate(timeZone: string, instant: Date): string {
-  return new Date(new ZoneClock(timeZone).wallClock(instant.getTime())).toISOString().slice(0, 10);
-}
-
 /** ISO 8601 with the zone's offset at that instant, rounded to the minute: 2026-06-21T04:43:00+02:00. */
-export function formatLocal(ms: number, timeZone: string): string {
-  return new ZoneClock(timeZone).format8601(ms);
+export function formatLocal(ms: number, zone: ZoneTimeline): string {
+  return new ZoneClock(zone).format8601(ms);
 }
 
 /** [start, end) instants (ms) of a local calendar day. */
@@ -232,11 +186,6 @@ function localDay(date: string, clock: ZoneClock): [number, number] {
   if (days === undefined) throw new RangeError(`not a calendar date: ${date}`);
   if (date < FIRST_DATE || date > LAST_DATE) throw new RangeError(`date outside ${FIRST_DATE}..${LAST_DATE}: ${date}`);
   return [clock.instantOfWall(days * DAY), clock.instantOfWall((days + 1) * DAY)];
-}
-
-function zoneClock(timeZone: string): ZoneClock {
-  if (!isTimeZone(timeZone)) throw new RangeError(`unknown time zone: ${timeZone}`);
-  return new ZoneClock(timeZone);
 }
 
 // ---------------------------------------------------------------- the sky, cheaply
@@ -489,8 +438,8 @@ const ALTITUDES = [-18, -12, -6, -4, 6] as const;
 type Altitude = (typeof ALTITUDES)[number];
 
 /** The instants of sunDay, unrounded (see the conventions above). */
-export function sunEvents(latitude: number, longitude: number, date: string, timeZone: string): SunEvents {
-  return computeSun(checkPlace(latitude, longitude), date, zoneClock(timeZone));
+export function sunEvents(latitude: number, longitude: number, date: string, zone: ZoneTimeline): SunEvents {
+  return computeSun(checkPlace(latitude, longitude), date, new ZoneClock(zone));
 }
 
 function computeSun(observer: Observer, date: string, clock: ZoneClock): SunEvents {
@@ -548,8 +497,8 @@ const roundMinutes = (ms: number) => Math.round(ms / MINUTE);
  * Sun events of one local calendar day.
  * @example sunDay(35.68, 139.69, '2026-06-21', 'Asia/Tokyo').sunrise // "2026-06-21T04:26:00+09:00"
  */
-export function sunDay(latitude: number, longitude: number, date: string, timeZone: string): SunDay {
-  const clock = zoneClock(timeZone);
+export function sunDay(latitude: number, longitude: number, date: string, zone: ZoneTimeline): SunDay {
+  const clock = new ZoneClock(zone);
   const e = computeSun(checkPlace(latitude, longitude), date, clock);
   const iso = (ms: number | null) => (ms === null ? null : clock.format8601(ms));
   const range = (begin: number | null, finish: number | null): TimeRange => ({ begin: iso(begin), end: iso(finish) });
@@ -736,9 +685,9 @@ class Phases {
  * disc, percent) are for local noon too; `next_full_moon`/`next_new_moon` are
  * the first at or after the start of the local day (today's, when there is one).
  */
-export function moonDay(latitude: number, longitude: number, date: string, timeZone: string): MoonDay {
+export function moonDay(latitude: number, longitude: number, date: string, zone: ZoneTimeline): MoonDay {
   const observer = checkPlace(latitude, longitude);
-  const clock = zoneClock(timeZone);
+  const clock = new ZoneClock(zone);
   const [start, end] = localDay(date, clock);
   const noon = clock.instantOfWall(parseDate(date)! * DAY + DAY / 2);
   const [from, to] = [start - 2 * HOUR, end + 2 * HOUR];

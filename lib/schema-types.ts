@@ -982,6 +982,17 @@ export interface Health {
       bytes: number;
       max_bytes: number;
     };
+    /**
+     * Answers computed from the request and the dataset alone (business-day checks, shifts and counts, iCalendar range feeds, time-zone answers for a given instant, transitions, travel for a month), kept as bytes by what they depend on; the least recently used are evicted past max_bytes (ANSWER_CACHE_MB).
+     */
+    computed_answers: {
+      entries: number;
+      /**
+       * Bytes of the answers held, their keys counted at two bytes a character.
+       */
+      bytes: number;
+      max_bytes: number;
+    };
   };
 }
 
@@ -1091,7 +1102,7 @@ export interface Timezone {
   is_dst: boolean;
   abbreviation: string;
   /**
-   * The first change of offset or abbreviation after the instant, within the dataset's window (before 2100), or null.
+   * The first change of offset or abbreviation after the instant, within the dataset's window (before 2101), or null.
    */
   next_transition: ZoneTransition | null;
   /**
@@ -1176,7 +1187,7 @@ export interface TimezoneSummary {
 
 // timezone-transitions.schema.json
 /**
- * GET /v1/timezones/{identifier}/transitions: a zone's changes of offset, abbreviation or DST flag in one UTC year (`year`), or in the whole window (1970-2099) without it. The same facts as the zone's document timezones/zones/{id}.json, cut to the period.
+ * GET /v1/timezones/{identifier}/transitions: a zone's changes of offset, abbreviation or DST flag in one UTC year (`year`), or in the whole window (1900-2100) without it. The same facts as the zone's document timezones/zones/{id}.json, cut to the period.
  */
 export interface TimezoneTransitions {
   /**
@@ -1220,7 +1231,7 @@ export interface ZoneState {
 
 // timezone-zone.schema.json
 /**
- * dist-data/v1/timezones/zones/{id}.json (each `+` of the id spelled `_plus_`: Etc/GMT+5 is timezones/zones/Etc/GMT_plus_5.json): one zone's offset history across the dataset window (1970-2099), from which any instant's offset follows.
+ * dist-data/v1/timezones/zones/{id}.json (each `+` of the id spelled `_plus_`: Etc/GMT+5 is timezones/zones/Etc/GMT_plus_5.json): one zone's offset history across the dataset window (1900-2100), from which any instant's offset follows.
  */
 export interface TimezoneZone {
   /**

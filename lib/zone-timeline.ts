@@ -76,3 +76,13 @@ export function transitionsBetween(tl: ZoneTimeline, fromMs: number, untilMs: nu
   const end = untilMs <= fromMs ? first : stateIndexAt(tl, untilMs - 1);
   return { initial, first, end: Math.max(first, end) };
 }
+
+/** The UTC offset in minutes in force at `ms` (the state at the window's edge holds beyond it). */
+export function offsetMinutesAt(tl: ZoneTimeline, ms: number): number {
+  return tl.states[stateIndexAt(tl, ms)].offset_minutes;
+}
+
+/** The local calendar date (YYYY-MM-DD) at instant `ms`. */
+export function localDateAt(tl: ZoneTimeline, ms: number): string {
+  return new Date(ms + offsetMinutesAt(tl, ms) * 60_000).toISOString().slice(0, 10);
+}

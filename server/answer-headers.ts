@@ -12,8 +12,11 @@
  * Large precomputed answers (byte arrays of COMPRESS_MIN_BYTES or more: the
  * docs bundle, the description, country pages, location lists) are sent with
  * brotli or gzip to clients that accept it. Each body is compressed once and
- * the result kept with it (a WeakMap on the bytes), never per request; answers
- * built per request (strings) are sent as they are.
+ * the result kept with it (a WeakMap on the bytes), never per request. Answers
+ * computed from the request are byte arrays too, kept by what they depend on
+ * (server/computed-answers.ts), so they are compressed once as well; the few
+ * built per request as strings (answers for now, errors) are small and sent as
+ * they are. Every answer carries its Content-Length, so a HEAD has it too.
  *
  * An answer's request-independent part (Kept: body, ETag, the headers after
  * the gate's) is computed once per precomputed byte array and kept with it.
@@ -258,6 +261,8 @@ export interface Kept {
   coded?: Partial<Record<Coding, { bytes: Uint8Array<ArrayBuffer>; etag: string; length: string }>>;
   /** `headers` as a flat list [name, value, …] for respondPairs(), made on first use. */
   pairs?: string[];
+  /** The route's own headers it was kept with (a frozen record, or none). */
+  extra?: Record<string, string>;
 }
 
 /** The Kept of precomputed byte arrays answered without extra headers, kept with the bytes. */
@@ -265,17 +270,18 @@ const keptBytes = new WeakMap<Uint8Array, Kept>();
 
 export function keep(version: string, path: string, body: string | Uint8Array<ArrayBuffer>, extra?: Record<string, string>): Kept {
   const policy = cachePolicy(path);
-  const reusable = extra === undefined && typeof body !== 'string';
+  // Kept with the bytes when the route's own headers are none or a constant record (the iCalendar content type).
+  const reusable = typeof body !== 'string' && (extra === undefined || Object.isFrozen(extra));
   if (reusable) {
     const k = keptBytes.get(body);
-    if (k !== undefined && k.version === version && k.headers['cache-control'] === policy) return k;
+    if (k !== undefined && k.version === version && k.headers['cache-control'] === policy && k.extra === extra) return k;
   }
   const compressible = typeof body !== 'string' && body.byteLength >= COMPRESS_MIN_BYTES;
   const etag = entityTag(version, body);
   const headers: Record<string, string> = Object.assign({ etag, 'cache-control': policy }, extra);
   if (compressible) headers.vary = 'Accept-Encoding';
   const length = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-  const k: Kept = { version, body, length, etag, headers, compressible };
+  const k: Kept = { version, body, length, etag, headers, compressible, extra };
   if (reusable) keptBytes.set(body, k);
   return k;
 }
@@ -373,7 +379,8 @@ export function answer(c: Context, body: string | Uint8Array<ArrayBuffer>, statu
   const holds = validity;
   validity = undefined;
   const base = answerHeaders(c);
-  if (status !== 200) return new Response(body, { status, headers: Object.assign({}, base, { 'cache-control': CACHE_NONE }, extra) });
+  // Content-Length on every answer: a HEAD (which Hono answers from the GET's Response, body dropped) gets it too.
+  if (status !== 200) return new Response(body, { status, headers: Object.assign({}, base, { 'cache-control': CACHE_NONE }, extra, { 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) }) });
   const env = c.env as AnswerEnv | undefined;
   const kept = keep(env?.datasetVersion ?? 'dev', c.req.path, body, extra);
   const keeper = env?.incoming?.[KEEPER];
@@ -382,6 +389,7 @@ export function answer(c: Context, body: string | Uint8Array<ArrayBuffer>, statu
     if (holdsFor !== undefined) keeper.keep(env!.incoming!.url, kept, holdsFor.until, holdsFor.maxAge, gatePath(c.req.url));
   }
   const sent = respond(kept, base, kept.compressible ? requestHeader(c, 'accept-encoding') : undefined, requestHeader(c, 'if-none-match'));
+  if (sent.length !== null) sent.headers['content-length'] = sent.length;
   return new Response(sent.body, { status: sent.status, headers: sent.headers });
 }
 

@@ -21,6 +21,7 @@ import { timezonesRoutes } from './routes/timezones.js';
 import { travelRoutes } from './routes/travel.js';
 import type { Health } from '../lib/schema-types.js';
 import { geoCacheStats } from './geo.js';
+import { ComputedAnswers } from './computed-answers.js';
 import type { DatasetStore } from './store.js';
 import type { TimezoneStore } from './timezone-store.js';
 
@@ -40,6 +41,8 @@ export interface AppOptions {
   access?: AccessOptions;
   /** Current instant; tests freeze it. */
   now?: () => Date;
+  /** Budget of the computed answers kept (server/computed-answers.ts; ANSWER_CACHE_MB). */
+  answerCacheBytes?: number;
 }
 
 /** The request target (path and query) of an absolute URL. */
@@ -47,26 +50,20 @@ function pathAndQuery(url: string): string {
   return url.slice(url.indexOf('/', url.indexOf('//') + 2));
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 /** Does a GET to this path reach a route (rather than the not-found handler)? No handler is registered for every path. */
 export function hasGetRoute(app: Hono<any>, path: string): boolean {
   return (app.router.match('GET', path) as unknown as [unknown[]])[0].length > 0;
 }
 
-/** Today's date (YYYY-MM-DD) in a time zone; formatters are costly to build, so they are kept. */
-export function todayIn(timeZone: string, now: Date): string {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    // en-CA formats as YYYY-MM-DD.
-    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    formatters.set(timeZone, f);
-  }
-  return f.format(now);
-}
-
-export function createApp({ store, timezones, access, now = () => new Date() }: AppOptions) {
+export function createApp({ store, timezones, access, now = () => new Date(), answerCacheBytes }: AppOptions) {
   const app = new Hono();
+  // Every area tells the time by the dataset's tzdata: a location or place whose zone it lacks is a broken dataset.
+  const places = store.astronomyPlaces();
+  for (const zone of [...store.list.locations.map((l) => l.timezone), ...Object.values(places).map((p) => p.timezone)]) {
+    if (!timezones.resolve(zone)) throw new Error(`the dataset names time zone ${zone}, which timezones/ does not serve`);
+  }
+  // Answers that depend only on the request and the dataset, computed once and kept by what they depend on.
+  const answers = new ComputedAnswers(answerCacheBytes);
   const baseHeaders = { 'content-type': 'application/json; charset=utf-8', 'x-dataset-version': store.manifest.version };
 
   // degraded when the counters' store is unreachable or the keys file failed to reload: the
@@ -76,7 +73,7 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
     const limits: Health['limits'] = access ? { store: access.limiter.store, reachable: access.limiter.reachable, on_store_failure: 'open' } : null;
     const keys: Health['keys'] = access ? access.keys.health() : null;
     const degraded = (limits && !limits.reachable) || keys?.reload_failed;
-    const body: Health = { status: degraded ? 'degraded' : 'ok', dataset_version: store.manifest.version, limits, keys, caches: { geo_polygons: geoCacheStats() } };
+    const body: Health = { status: degraded ? 'degraded' : 'ok', dataset_version: store.manifest.version, limits, keys, caches: { geo_polygons: geoCacheStats(), computed_answers: answers.stats() } };
     return c.json(body, 200, { ...baseHeaders, 'cache-control': 'no-store' });
   });
   // Handlers take their headers from the gate (answerHeaders): a Hono middleware would
@@ -87,12 +84,11 @@ export function createApp({ store, timezones, access, now = () => new Date() }: 
     return answer(c, bytes);
   };
   app.get('/v1/business-days', fixed(store.listBytes));
-  app.route('/v1/business-days', businessDaysRoutes({ store, today: (tz) => todayIn(tz, now()) }));
-  app.route('/v1/timezones', timezonesRoutes(timezones, now));
+  app.route('/v1/business-days', businessDaysRoutes({ store, today: (tz) => timezones.today(tz, now()), answers }));
+  app.route('/v1/timezones', timezonesRoutes(timezones, now, answers));
   app.route('/v1/countries', countriesRoutes(store.root));
-  app.route('/v1/travel', travelRoutes(store.root));
-  const places = store.astronomyPlaces();
-  app.route('/v1/astronomy', astronomyRoutes({ capitalOf: (code) => places[code], now }));
+  app.route('/v1/travel', travelRoutes(store.root, answers));
+  app.route('/v1/astronomy', astronomyRoutes({ capitalOf: (code) => places[code], now, zones: timezones }));
   const dataset = { version: store.manifest.version, range: store.list.range };
   // The index: what the API offers and where its documentation is (issue 15: the start-up line pointed at a 404).
   const index = utf8.encode(JSON.stringify(apiIndex(dataset)));

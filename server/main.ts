@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { getRequestListener, RequestError, type ServerType } from '@hono/node-server';
 import { createApp, hasGetRoute } from './app.js';
+import { answerCacheBytes } from './computed-answers.js';
 import { countingClock, KEEPER, maxAgeUntil, respond, respondPairs, type AnswerKeeper, type Kept } from './answer-headers.js';
 import { createGate, GATE_HEADER_NAMES, recordOf, type PairsDecision } from './access/gate.js';
 import { defaultKeysFile, KeyRing } from './access/keys.js';
@@ -195,7 +196,8 @@ function fastPath(gate: ReturnType<typeof createGate> | undefined, baseHeaders: 
   const cache = new AnswerCache(new Set([...Object.keys(baseHeaders), ...GATE_HEADER_NAMES]));
   const basePairs = Object.entries(baseHeaders).flat();
   return (req: IncomingMessage, res: ServerResponse): boolean => {
-    if (req.method !== 'GET') return false;
+    // HEAD as GET: the same kept answer, its headers with Content-Length (Node sends no body for a HEAD).
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const host = req.headers.host;
     if (host === undefined || !PLAIN_HOST.test(host)) return false;
     const target = req.url!;
@@ -208,7 +210,7 @@ function fastPath(gate: ReturnType<typeof createGate> | undefined, baseHeaders: 
     }
     try {
       // The gate counts the request at the instant its answer was looked up at (one clock read).
-      const decision = gate ? gate.decidePairs('GET', entry.pathname, req, undefined, entry.area, now) : { pairs: basePairs.slice() };
+      const decision = gate ? gate.decidePairs(req.method, entry.pathname, req, undefined, entry.area, now) : { pairs: basePairs.slice() };
       if (decision instanceof Promise) decision.then((d) => sendKept(req, res, entry, now, d)).catch((err) => failFast(res, version, err));
       else sendKept(req, res, entry, now, decision);
     } catch (err) {
@@ -328,13 +330,14 @@ export function startServer({
   // Settings first: a bad value is one line for the operator (a StartupError), before any work.
   const ipv6Prefix = setting(() => ipv6PrefixOf(process.env.ANON_IPV6_PREFIX));
   useGeoCache(setting(() => geoCacheBytes()));
+  const answerCache = setting(() => answerCacheBytes());
   const store = readDataset(dataDir, () => new DatasetStore(dataDir));
   const keys = new KeyRing(keysFile);
   const limiter = new Limiter(limits, redisUrl);
   // ACCESS_CONTROL=off serves every area uncounted: for a deployment whose own gateway
   // authenticates, and for the benchmark's measure of what the gate costs.
   const access = process.env.ACCESS_CONTROL === 'off' ? undefined : { keys, limiter, trustProxy: process.env.TRUST_PROXY === '1', ipv6Prefix };
-  const app = readDataset(dataDir, () => createApp({ store, timezones: new TimezoneStore(dataDir), access, now: countingClock }));
+  const app = readDataset(dataDir, () => createApp({ store, timezones: new TimezoneStore(dataDir), access, now: countingClock, answerCacheBytes: answerCache }));
   const version = store.manifest.version;
   const jsonError = (status: number, code: string, message: string, extra?: Record<string, string>) => {
     const { headers, body } = errorParts(version, status, code, message, extra);

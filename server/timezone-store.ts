@@ -5,13 +5,15 @@
  * cached until the zone's next transition, so a DST change needs no rebuild
  * and the hot path returns precomputed bytes; answers for another instant
  * (`at`) and transition lists are computed per request (microseconds).
+ * The same timelines are the clock of every other area (astronomy, today at a
+ * business-day location): one tzdata for the whole service.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { paginate, type PageParams } from '../lib/paginate.js';
 import { formatInstant } from '../lib/rfc3339.js';
 import { zoneDocumentPath } from '../lib/zone-file.js';
-import { buildTimeline, formatOffset, stateIndexAt, transitionsBetween, type ZoneTimeline } from '../lib/zone-timeline.js';
+import { buildTimeline, formatOffset, localDateAt, stateIndexAt, transitionsBetween, type ZoneTimeline } from '../lib/zone-timeline.js';
 import { utf8 } from './answer-headers.js';
 import type { Timezone, TimezoneList, TimezonesIndex, TimezoneTransitions, TimezoneZone } from '../lib/schema-types.js';
 
@@ -33,12 +35,14 @@ export type ListScope = 'zone.tab' | 'all';
 
 export class TimezoneStore {
   readonly index: TimezonesIndex;
-  /** The instants every zone's transitions cover: [start, end) in ms (1970 to 2100). */
+  /** The instants every zone's transitions cover: [start, end) in ms (1900 to 2101). */
   readonly window: { start: number; end: number };
   private readonly zones = new Map<string, Zone>();
   private readonly ids: Record<ListScope, string[]>;
   /** Lower-cased canonical ids and aliases -> canonical id. */
   private readonly lookup = new Map<string, string>();
+  /** Lower-cased canonical ids and aliases -> their tzdata spelling. */
+  private readonly spellings = new Map<string, string>();
   private readonly zoneCache = new Map<string, Cached>();
   private readonly pageCache = new Map<string, Cached>();
 
@@ -54,8 +58,10 @@ export class TimezoneStore {
         doc.transitions.map((t) => ({ at_ms: Date.parse(t.at), state: t })),
       );
       this.zones.set(s.id, { doc, timeline });
-      this.lookup.set(s.id.toLowerCase(), s.id);
-      for (const alias of s.aliases) this.lookup.set(alias.toLowerCase(), s.id);
+      for (const name of [s.id, ...s.aliases]) {
+        this.lookup.set(name.toLowerCase(), s.id);
+        this.spellings.set(name.toLowerCase(), name);
+      }
     }
     this.ids = { 'zone.tab': this.index.zones.map((z) => z.id), all: all.map((z) => z.id).sort() };
     const { window } = this.zones.get(all[0].id)!.doc;
@@ -65,6 +71,28 @@ export class TimezoneStore {
   /** The canonical id for an id or alias (case-insensitive), if known. */
   resolve(id: string): string | undefined {
     return this.lookup.get(id.toLowerCase());
+  }
+
+  /** An id or alias in tzdata's spelling (`asia/calcutta` -> `Asia/Calcutta`), if known. */
+  spelling(id: string): string | undefined {
+    return this.spellings.get(id.toLowerCase());
+  }
+
+  /**
+   * The offset history of a zone (id or alias, any letter case), for anything
+   * that converts instants to local time (astronomy, "today" at a location):
+   * one clock, our tzdata, for every area.
+   */
+  timeline(id: string): ZoneTimeline | undefined {
+    const canonical = this.resolve(id);
+    return canonical === undefined ? undefined : this.zones.get(canonical)!.timeline;
+  }
+
+  /** Today's date (YYYY-MM-DD) in a zone the dataset serves. */
+  today(id: string, now: Date): string {
+    const timeline = this.timeline(id);
+    if (!timeline) throw new Error(`no time zone ${id} in the dataset`);
+    return localDateAt(timeline, now.getTime());
   }
 
   /** The zone's tzdata release. */

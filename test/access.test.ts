@@ -190,7 +190,10 @@ describe('headers, CORS and health', () => {
       dataset_version: sharedStore().manifest.version,
       limits: { store: 'memory', reachable: true, on_store_failure: 'open' },
       keys: { source: 'file', reload_failed: false, failing_since: null, reason: null },
-      caches: { geo_polygons: { cells: expect.any(Number), bytes: expect.any(Number), max_bytes: 128 * 1024 * 1024 } },
+      caches: {
+        geo_polygons: { cells: expect.any(Number), bytes: expect.any(Number), max_bytes: 128 * 1024 * 1024 },
+        computed_answers: { entries: expect.any(Number), bytes: expect.any(Number), max_bytes: 32 * 1024 * 1024 },
+      },
     });
   });
 });

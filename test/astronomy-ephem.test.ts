@@ -31,7 +31,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { moonDay, sunDay, type MoonDay, type SunDay } from '../lib/astronomy.js';
 import { astronomyRoutes } from '../server/routes/astronomy.js';
-import { sharedStore } from './helpers.js';
+import { sharedStore, sharedTimezones } from './helpers.js';
+
+const zone = (id: string) => sharedTimezones().timeline(id) ?? (() => { throw new Error(`no zone ${id} in the dataset`); })();
 
 interface Place {
   name: string;
@@ -97,12 +99,12 @@ interface Case {
 }
 
 const libCases: Case[] = PLACES.flatMap((p) =>
-  p.dates.map((date) => ({ ...p, date, sun: sunDay(p.latitude, p.longitude, date, p.timezone), moon: moonDay(p.latitude, p.longitude, date, p.timezone) })),
+  p.dates.map((date) => ({ ...p, date, sun: sunDay(p.latitude, p.longitude, date, zone(p.timezone)), moon: moonDay(p.latitude, p.longitude, date, zone(p.timezone)) })),
 );
 
 /** The astronomy routes over the dataset's places (as server/app.ts mounts them); answers other than 200 are failures to report. */
 const places = sharedStore().astronomyPlaces();
-const app = astronomyRoutes({ capitalOf: (code) => places[code], now: () => new Date('2026-06-21T12:00:00Z') });
+const app = astronomyRoutes({ capitalOf: (code) => places[code], now: () => new Date('2026-06-21T12:00:00Z'), zones: sharedTimezones() });
 async function getJson(path: string) {
   const res = await app.request(path.replace('/v1/astronomy', ''));
   return { status: res.status, body: (await res.json()) as any };

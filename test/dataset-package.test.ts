@@ -127,7 +127,7 @@ console.log(JSON.stringify({
   jp: jp && { code: jp.code, phone_code: jp.phone_code, driving_side: jp.driving_side, name: jp.name },
   jpTravel,
   usCaTravel: ds.getTravel('us-ca'),
-  tokyo: tokyo && { id: tokyo.id, transitions: tokyo.transitions.length },
+  tokyo: tokyo && { id: tokyo.id, transitions: tokyo.transitions.length, after1951: tokyo.transitions.filter((t) => t.at >= '1952').length },
   tokyoJuly: ds.getOffset('Asia/Tokyo', Date.UTC(2026, 6, 1, 12)),
   tokyoJanuary: ds.getOffset('asia/tokyo', new Date('2026-01-15T12:00:00Z')),
   nyJuly: ny('2026-07-01T12:00:00Z'),
@@ -336,9 +336,9 @@ describe('@refdata/dataset package', () => {
   });
 
   it('reads time zones and offsets', () => {
-    // Japan: UTC+9 all year, no DST (tz "asia": Zone Asia/Tokyo 9:00 Japan J%sT, no rule since 1951).
-    // https://github.com/eggert/tz/blob/main/asia
-    expect(result.tokyo).toEqual({ id: 'Asia/Tokyo', transitions: 0 });
+    // Japan: UTC+9 all year, no DST since 1951 (tz "asia": Zone Asia/Tokyo 9:00 Japan J%sT; the Japan rules are
+    // the summer time of 1948-1951, four springs and four autumns). https://github.com/eggert/tz/blob/main/asia
+    expect(result.tokyo).toEqual({ id: 'Asia/Tokyo', transitions: 8, after1951: 0 });
     for (const s of [result.tokyoJuly, result.tokyoJanuary]) expect(s).toMatchObject({ offset_minutes: 540, is_dst: false, abbreviation: 'JST' });
     // US DST: second Sunday of March 2:00 to first Sunday of November 2:00 local (15 U.S.C. 260a):
     // 2026-03-08 07:00Z and 2026-11-01 06:00Z. https://www.law.cornell.edu/uscode/text/15/260a

@@ -111,8 +111,13 @@ describe('kept answers are the app answers, header for header', () => {
         expect(a.status, `${path} ${who} If-None-Match ${inm}`).toBe(304);
         expect(await get(port, path, { ...headers, 'if-none-match': inm })).toEqual(a);
       }
+      // HEAD: GET's headers, Content-Length included, without a body (kept or not).
       const head = await get(port, path, headers, 'HEAD');
       expect(head.status).toBe(200);
+      expect(head.body).toBe('');
+      const length = (r: Raw) => r.headers.find((h) => h.startsWith('content-length: '));
+      expect(length(head), `${path} ${who} HEAD`).toBe(length(first));
+      expect(length(first)).toBeDefined();
     }
   });
 
@@ -186,6 +191,9 @@ describe('answer() offers the fast path only answers it may send again', () => {
       '/v1/travel/JP?from=US&date=2026-03-15',
       '/v1/timezones/Europe%2FLondon?at=2026-03-08T07:00:00Z',
       '/v1/timezones/Asia%2FTokyo/transitions?year=2026',
+      // Years given: the default year (which reads the clock) is not computed, so the answer is kept for good.
+      '/v1/business-days/US/holidays?year=2026',
+      '/v1/business-days/CN/holidays.ics?from_year=2017&to_year=2026',
     ]) {
       expect(await offer(target), target).toEqual({ status: 200, offered: { target, until: Infinity, maxAge: false } });
     }

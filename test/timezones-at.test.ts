@@ -1,6 +1,6 @@
 /**
  * Offsets at a given instant (`?at=`): facts typed by hand from the laws
- * cited, on both sides of real transitions from 1970 to 2099, answered with
+ * cited, on both sides of real transitions from 1900 to 2100, answered with
  * the server's clock elsewhere; the golden facts of test/golden/timezones.json
  * through `at`; `at` on the list; and bad values. The machine check of every
  * zone against zdump is test/timezones-zdump.test.ts.
@@ -19,6 +19,7 @@ const US = 'https://www.law.cornell.edu/uscode/text/15/260a'; // DST from 2:00 a
 const US_1987 = 'https://www.law.cornell.edu/uscode/text/15/260a'; // its amendment notes: Pub. L. 99-359 (1986): from 1987 to 2006, DST from the first Sunday of April to the last Sunday of October
 const EU = 'https://eur-lex.europa.eu/eli/dir/2000/84/oj'; // Directive 2000/84/EC arts. 2-3: summer time from 01:00 GMT on the last Sunday of March to 01:00 GMT on the last Sunday of October
 const UK_1968 = 'https://www.legislation.gov.uk/ukpga/1968/45'; // British Standard Time Act 1968: GMT+1 all year until 31 October 1971 (tzdata: standard time "BST", not DST)
+const US_1942 = 'https://en.wikisource.org/wiki/Page:United_States_Statutes_at_Large_Volume_56_Part_1.djvu/37'; // Act of January 20, 1942 (56 Stat. 9, Pub. L. 77-403): standard time advanced one hour from 2 a.m. on the twentieth day after enactment, 9 February 1942 ("War Time")
 const ETC = 'https://data.iana.org/time-zones/tzdb/etcetera'; // Etc/GMT+N is N hours behind UT, abbreviation "-NN"
 
 // [zone, at, offset, abbreviation, is_dst, source]; the second Sunday of March 2026 is the 8th, the last Sunday of March 2030 the 31st, and so on.
@@ -28,6 +29,8 @@ const FACTS: [string, string, string, string, boolean, string][] = [
   ['America/New_York', '2026-07-01T12:00:00Z', '-04:00', 'EDT', true, US],
   ['America/New_York', '2026-11-01T05:59:59Z', '-04:00', 'EDT', true, US],
   ['America/New_York', '2026-11-01T06:00:00Z', '-05:00', 'EST', false, US],
+  ['America/New_York', '1942-02-09T06:59:59Z', '-05:00', 'EST', false, US_1942],
+  ['America/New_York', '1942-02-09T07:00:00Z', '-04:00', 'EWT', true, US_1942],
   ['America/New_York', '2006-04-02T06:59:59Z', '-05:00', 'EST', false, US_1987],
   ['America/New_York', '2006-04-02T07:00:00Z', '-04:00', 'EDT', true, US_1987],
   ['America/New_York', '2006-10-29T05:59:59Z', '-04:00', 'EDT', true, US_1987],
@@ -51,7 +54,7 @@ const FACTS: [string, string, string, string, boolean, string][] = [
   ['UTC', '1999-12-31T23:59:59Z', '+00:00', 'UTC', false, ETC],
 ];
 
-describe('at: offsets at instants from 1970 to 2099 (facts from the laws cited)', () => {
+describe('at: offsets at instants from 1900 to 2100 (facts from the laws cited)', () => {
   for (const [zone, at, offset, abbreviation, is_dst, source] of FACTS) {
     it(`${zone} at ${at}: ${offset} ${abbreviation} (${source.replace(/^https:\/\//, '').slice(0, 40)})`, async () => {
       const { status, body, headers } = await getJson(app, `/v1/timezones/${enc(zone)}?at=${at}`);
@@ -68,8 +71,8 @@ describe('at: offsets at instants from 1970 to 2099 (facts from the laws cited)'
     expect(body.next_transition).toMatchObject({ at: '2026-11-01T06:00:00Z', offset: '-05:00', abbreviation: 'EST', is_dst: false });
     const london = (await getJson(app, '/v1/timezones/Europe%2FLondon?at=1970-01-15T12:00:00Z')).body;
     expect(london.next_transition).toMatchObject({ at: '1971-10-31T02:00:00Z', offset: '+00:00', abbreviation: 'GMT' });
-    const last = (await getJson(app, '/v1/timezones/America%2FNew_York?at=2099-12-31T23:59:59Z')).body;
-    expect(last.next_transition).toBeNull(); // the window ends before 2100
+    const last = (await getJson(app, '/v1/timezones/America%2FNew_York?at=2100-12-31T23:59:59Z')).body;
+    expect(last.next_transition).toBeNull(); // the window ends before 2101
   });
 
   it('reads offsets, fractions and an unencoded + (a space) as the same instant', async () => {
@@ -133,10 +136,10 @@ describe('at: bad values answer 400 naming `at`', () => {
     ['1782907200', 'invalid_at'],
     ['now', 'invalid_at'],
     ['', 'invalid_at'],
-    ['1969-12-31T23:59:59Z', 'out_of_range'],
-    ['1970-01-01T00:59:59%2B01:00', 'out_of_range'],
-    ['2100-01-01T00:00:00Z', 'out_of_range'],
-    ['2099-12-31T20:00:00-04:00', 'out_of_range'],
+    ['1899-12-31T23:59:59Z', 'out_of_range'],
+    ['1900-01-01T00:59:59%2B01:00', 'out_of_range'],
+    ['2101-01-01T00:00:00Z', 'out_of_range'],
+    ['2100-12-31T20:00:00-04:00', 'out_of_range'],
   ];
   for (const [at, code] of cases) {
     for (const path of ['/v1/timezones/Europe%2FParis', '/v1/timezones']) {
@@ -151,7 +154,7 @@ describe('at: bad values answer 400 naming `at`', () => {
   }
 
   it('the window edges answer', async () => {
-    for (const at of ['1970-01-01T00:00:00Z', '1970-01-01T01:00:00%2B01:00', '2099-12-31T23:59:59Z']) {
+    for (const at of ['1900-01-01T00:00:00Z', '1900-01-01T01:00:00%2B01:00', '2100-12-31T23:59:59Z']) {
       expect((await getJson(app, `/v1/timezones/Europe%2FParis?at=${at}`)).status, at).toBe(200);
     }
   });

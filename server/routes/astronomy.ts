@@ -10,10 +10,11 @@
  * Computation is lib/astronomy.ts; this file only parses and answers.
  */
 import { Hono, type Context } from 'hono';
-import { FIRST_DATE, LAST_DATE, isTimeZone, localDate, moonDay, sunDay } from '../../lib/astronomy.js';
+import { FIRST_DATE, LAST_DATE, moonDay, sunDay } from '../../lib/astronomy.js';
 import { ISO_SUBDIVISION_INPUT_RE } from '../../lib/location-code.js';
 import { parseDate } from '../../lib/plain-date.js';
 import { parseCoordinate } from '../../lib/coordinates.js';
+import { localDateAt, type ZoneTimeline } from '../../lib/zone-timeline.js';
 import { answer, answerJson, utf8 } from '../answer-headers.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { zoneAt } from '../geo.js';
@@ -31,11 +32,19 @@ export interface AstronomyRoutesOptions {
   capitalOf: (code: string) => AstronomyPlace | undefined;
   /** The clock that decides the default date. */
   now: () => Date;
+  /** The dataset's zones (server/timezone-store.ts): the one clock every area converts instants with. */
+  zones: Zones;
+}
+
+/** What astronomy needs of the dataset's zones: ids and aliases in any letter case, and their offset histories. */
+export interface Zones {
+  spelling(id: string): string | undefined;
+  timeline(id: string): ZoneTimeline | undefined;
 }
 
 /** A country code (NO) or a region code (US-CA, GB-ENG, FR-75C): ISO 3166-2 subdivisions have 1-3 characters. */
 export const CODE_RE = ISO_SUBDIVISION_INPUT_RE;
-/** defs.schema.json ZoneId: IANA ids only (Intl would also take offsets such as +05:00). */
+/** defs.schema.json ZoneId: IANA ids only. */
 const ZONE_RE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 const PARAMETERS = ['date', 'latitude', 'longitude', 'timezone'] as const;
 type Parameter = (typeof PARAMETERS)[number];
@@ -59,6 +68,7 @@ interface Request {
   date: string;
   location: { latitude: number; longitude: number; name: string | null };
   timezone: string;
+  zone: ZoneTimeline;
 }
 
 /** The point forms take all four parameters; a code stands for its place and zone, so it takes only `date`. */
@@ -78,12 +88,23 @@ function coordinate(raw: string | undefined, name: 'latitude' | 'longitude', lim
   return value;
 }
 
-/** The zone as asked (Intl's spelling of it when it differs only in letter case), or the zone at the point. */
-function timeZone(raw: string | undefined, latitude: number, longitude: number): string {
-  if (raw === undefined) return zoneAt(latitude, longitude);
-  if (raw.length > 64 || !ZONE_RE.test(raw) || !isTimeZone(raw)) throw badRequest('invalid_timezone', `timezone must be an IANA time zone id such as Europe/Oslo, got "${raw.slice(0, 40)}"; leave it out to use the zone at the point`, 'timezone');
-  const resolved = new Intl.DateTimeFormat('en-US', { timeZone: raw }).resolvedOptions().timeZone;
-  return resolved.toLowerCase() === raw.toLowerCase() ? resolved : raw;
+/**
+ * The zone as asked (an id or alias /v1/timezones serves, in tzdata's spelling), or the zone at the point;
+ * with its offsets.
+ */
+function timeZone(raw: string | undefined, latitude: number, longitude: number, zones: Zones): { timezone: string; zone: ZoneTimeline } {
+  const timezone = raw === undefined ? zoneAt(latitude, longitude) : raw.length <= 64 && ZONE_RE.test(raw) ? zones.spelling(raw) : undefined;
+  if (timezone === undefined) {
+    throw badRequest('invalid_timezone', `timezone must be an IANA time zone id such as Europe/Oslo (any zone or alias /v1/timezones serves), got "${raw!.slice(0, 40)}"; leave it out to use the zone at the point`, 'timezone');
+  }
+  return { timezone, zone: zoneOf(zones, timezone) };
+}
+
+/** A zone the dataset itself names (a place's, the boundaries'): the build checks each is served. */
+function zoneOf(zones: Zones, id: string): ZoneTimeline {
+  const zone = zones.timeline(id);
+  if (!zone) throw new Error(`time zone ${id} is not in the dataset`);
+  return zone;
 }
 
 /** Why a well-formed code has no place, and what to ask instead. */
@@ -101,14 +122,15 @@ function noPlace(code: string, kind: Kind): ApiError {
   return notFound('unknown_location', message, 'location');
 }
 
-function parseRequest(c: Context, kind: Kind, now: () => Date, capitalOf: AstronomyRoutesOptions['capitalOf']): Request {
+function parseRequest(c: Context, kind: Kind, { now, capitalOf, zones }: AstronomyRoutesOptions): Request {
   const raw = c.req.param('location');
   const q = parameters(c, raw === undefined || raw === 'coordinates');
   let location: Request['location'];
   let timezone: string;
+  let zone: ZoneTimeline;
   if (raw === undefined || raw === 'coordinates') {
     location = { latitude: coordinate(q.latitude, 'latitude', 90, kind), longitude: coordinate(q.longitude, 'longitude', 180, kind), name: null };
-    timezone = timeZone(q.timezone, location.latitude, location.longitude);
+    ({ timezone, zone } = timeZone(q.timezone, location.latitude, location.longitude, zones));
   } else {
     if (!CODE_RE.test(raw)) {
       throw badRequest('invalid_location', `location must be an ISO 3166-1 country code (NO), an ISO 3166-2 region code (US-CA) or "coordinates", got "${raw.slice(0, 40)}"`, 'location');
@@ -118,33 +140,34 @@ function parseRequest(c: Context, kind: Kind, now: () => Date, capitalOf: Astron
     if (!place) throw noPlace(code, kind);
     location = { latitude: place.latitude, longitude: place.longitude, name: place.name };
     timezone = place.timezone;
+    zone = zoneOf(zones, timezone);
   }
-  const date = q.date ?? localDate(timezone, now());
+  const date = q.date ?? localDateAt(zone, now().getTime());
   if (parseDate(date) === undefined) throw badRequest('invalid_date', `date must be a real calendar date in YYYY-MM-DD form, got "${date.slice(0, 40)}"`, 'date');
   if (date < FIRST_DATE || date > LAST_DATE) throw badRequest('out_of_range', `date must be from ${FIRST_DATE} to ${LAST_DATE}, got ${date}`, 'date');
-  return { date, location, timezone };
+  return { date, location, timezone, zone };
 }
 
 /** Answers kept, most recent last; a computed answer costs 0.1 ms (bench/astronomy.ts). */
 const CACHE_SIZE = 20_000;
 
 /**
- * @example app.route('/v1/astronomy', astronomyRoutes({ capitalOf, now }))
+ * @example app.route('/v1/astronomy', astronomyRoutes({ capitalOf, now, zones: timezoneStore }))
  */
-export function astronomyRoutes({ capitalOf, now }: AstronomyRoutesOptions) {
+export function astronomyRoutes(options: AstronomyRoutesOptions) {
   const app = new Hono();
   // An answer depends only on the kind, place, zone and date: repeats are served from bytes.
   const cache = new Map<string, Uint8Array<ArrayBuffer>>();
   const compute: Record<Kind, (r: Request) => object> = {
-    sun: (r) => sunDay(r.location.latitude, r.location.longitude, r.date, r.timezone),
-    moon: (r) => moonDay(r.location.latitude, r.location.longitude, r.date, r.timezone),
+    sun: (r) => sunDay(r.location.latitude, r.location.longitude, r.date, r.zone),
+    moon: (r) => moonDay(r.location.latitude, r.location.longitude, r.date, r.zone),
   };
   // Errors are thrown by the parsers and answered here, so that the sub-app
   // answers the same JSON on its own (tests) as mounted; anything else goes on
   // to the app's error handler.
   const handle = (kind: Kind) => (c: Context) => {
     try {
-      const r = parseRequest(c, kind, now, capitalOf);
+      const r = parseRequest(c, kind, options);
       const key = `${kind}|${r.location.latitude}|${r.location.longitude}|${r.location.name}|${r.timezone}|${r.date}`;
       let bytes = cache.get(key);
       if (bytes) {

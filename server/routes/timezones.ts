@@ -10,6 +10,7 @@ import { Hono, type Context } from 'hono';
 import { parseInstant } from '../../lib/rfc3339.js';
 import { BOUNDARIES } from '../../lib/geo-boundaries.js';
 import { answer, answerJson, cacheUntil } from '../answer-headers.js';
+import { ComputedAnswers } from '../computed-answers.js';
 import { badRequest, notFound } from '../errors.js';
 import { zonesAt } from '../geo.js';
 import { pageParams, queryOf, single, type Query } from '../query.js';
@@ -34,7 +35,12 @@ function listScope(q: Query): ListScope {
   throw badRequest('invalid_include', `include must be "all" (to list the zones outside zone.tab too: Etc/UTC, Etc/GMT±N, CET, ...), got "${raw.slice(0, 40)}"`, 'include');
 }
 
-export function timezonesRoutes(store: TimezoneStore, now: () => Date) {
+/**
+ * Answers for now are kept by the store until their zone's next transition; answers for a given
+ * instant (`at`) and transition lists depend only on the request and the dataset, and are kept in
+ * `answers` by the parsed request (canonical id, instant in ms, page), so spellings share them.
+ */
+export function timezonesRoutes(store: TimezoneStore, now: () => Date, answers = new ComputedAnswers()) {
   const app = new Hono();
   const { start, end } = store.window;
   const windowText = `${new Date(start).toISOString().slice(0, 4)} to ${new Date(end - 1).toISOString().slice(0, 4)}`;
@@ -67,7 +73,7 @@ export function timezonesRoutes(store: TimezoneStore, now: () => Date) {
     const params = pageParams(q);
     const scope = listScope(q);
     const at = instant(q);
-    if (at !== undefined) return answerJson(c, store.page(params, scope, at, 'echo').body);
+    if (at !== undefined) return answer(c, answers.get(`list|${scope}|${params.page}|${params.per_page}|${at}`, () => JSON.stringify(store.page(params, scope, at, 'echo').body))!);
     const ms = now().getTime();
     return send(c, store.pageText(params, ms, scope), ms);
   });
@@ -77,17 +83,22 @@ export function timezonesRoutes(store: TimezoneStore, now: () => Date) {
     const latitude = coordinate(single(q, 'latitude'), 'latitude', 90);
     const longitude = coordinate(single(q, 'longitude'), 'longitude', 180);
     const at = instant(q);
-    const candidates = zonesAt(latitude, longitude).map((boundaryId) => {
-      const id = store.resolve(boundaryId);
-      // lib/geo-boundaries.ts's release is checked at build time to name only zones we serve.
-      if (!id) throw new Error(`the boundary data names ${boundaryId}, which the dataset does not serve`);
-      return { id, boundary_id: boundaryId };
-    });
-    const ms = at ?? now().getTime();
-    const zone = store.zoneAt(candidates[0].id, ms, at === undefined ? undefined : 'echo');
-    const { source, release, license, attribution } = BOUNDARIES;
-    const body: TimezoneLookup = { latitude, longitude, zone: zone.body, boundary_id: candidates[0].boundary_id, candidates, boundaries: { source, release, license, attribution } };
-    return answerJson(c, body, 200, at === undefined ? { 'cache-control': cacheUntil(ms, zone.until) } : undefined);
+    const lookup = (ms: number, echo: 'echo' | undefined) => {
+      const candidates = zonesAt(latitude, longitude).map((boundaryId) => {
+        const id = store.resolve(boundaryId);
+        // lib/geo-boundaries.ts's release is checked at build time to name only zones we serve.
+        if (!id) throw new Error(`the boundary data names ${boundaryId}, which the dataset does not serve`);
+        return { id, boundary_id: boundaryId };
+      });
+      const zone = store.zoneAt(candidates[0].id, ms, echo);
+      const { source, release, license, attribution } = BOUNDARIES;
+      const body: TimezoneLookup = { latitude, longitude, zone: zone.body, boundary_id: candidates[0].boundary_id, candidates, boundaries: { source, release, license, attribution } };
+      return { body, until: zone.until };
+    };
+    if (at !== undefined) return answer(c, answers.get(`lookup|${latitude}|${longitude}|${at}`, () => JSON.stringify(lookup(at, 'echo').body))!);
+    const ms = now().getTime();
+    const { body, until } = lookup(ms, undefined);
+    return answerJson(c, body, 200, { 'cache-control': cacheUntil(ms, until) });
   });
 
   app.get('/:identifier{.+}/transitions', (c) => {
@@ -100,7 +111,7 @@ export function timezonesRoutes(store: TimezoneStore, now: () => Date) {
       year = Number(raw);
       if (Date.UTC(year, 0, 1) < start || Date.UTC(year, 0, 1) >= end) throw badRequest('out_of_range', `year ${year} is outside ${windowText}, the years our tzdata transitions cover`, 'year');
     }
-    return answerJson(c, store.transitions(id, year));
+    return answer(c, answers.get(`transitions|${id}|${year}`, () => JSON.stringify(store.transitions(id, year)))!);
   });
 
   app.get('/:identifier{.+}', (c) => {
@@ -108,7 +119,7 @@ export function timezonesRoutes(store: TimezoneStore, now: () => Date) {
     const q = queryOf(c, 'at');
     const id = zoneId(c);
     const at = instant(q);
-    if (at !== undefined) return answerJson(c, store.zoneAt(id, at, 'echo').body);
+    if (at !== undefined) return answer(c, answers.get(`zone|${id}|${at}`, () => JSON.stringify(store.zoneAt(id, at, 'echo').body))!);
     const ms = now().getTime();
     return send(c, store.zoneText(id, ms), ms);
   });

@@ -16,14 +16,15 @@ import { powerCompatibility } from '../../lib/plugs.js';
 import { civilFromDays, parseDate } from '../../lib/plain-date.js';
 import { stableJson } from '../../lib/stable-json.js';
 import type { ClimateNormals, TravelIndex, TravelInfo } from '../../lib/schema-types.js';
-import { answer, answerJson, utf8 } from '../answer-headers.js';
+import { answer, utf8 } from '../answer-headers.js';
+import { ComputedAnswers } from '../computed-answers.js';
 import { badRequest, notFound } from '../errors.js';
 import { queryOf, single } from '../query.js';
 
 /** A destination or `from` code: a country or an ISO 3166-2 subdivision (server/openapi.ts documents it). */
 export const CODE_RE = ISO_SUBDIVISION_INPUT_RE;
 
-export function travelRoutes(dataDir: string) {
+export function travelRoutes(dataDir: string, answers = new ComputedAnswers()) {
   const dir = join(dataDir, 'v1', 'travel');
   const read = <T>(p: string) => JSON.parse(readFileSync(join(dir, p), 'utf8')) as T;
   const index = read<TravelIndex>('index.json');
@@ -68,25 +69,31 @@ export function travelRoutes(dataDir: string) {
       }
       return answer(c, bytes);
     }
-    const body: TravelInfo = { ...doc };
-    if (from !== undefined) {
-      const origin = resolve(from, 'from');
-      body.power_compatibility = { from: origin.destination, ...powerCompatibility(origin.power, doc.power) };
-    }
+    const origin = from === undefined ? undefined : resolve(from, 'from');
+    let month: number | undefined;
     if (date !== undefined) {
       const day = parseDate(date);
       if (day === undefined) throw badRequest('invalid_date', `date must be a real calendar date in YYYY-MM-DD form, got "${date.slice(0, 40)}"`, 'date');
-      // A country's station is its capital's, a region's the one nearest its seat: never the country's for a region.
-      const normals = climateOf(doc.destination);
-      if (normals) {
-        body.climate = { ...normals.months[civilFromDays(day)[1] - 1], station: normals.station };
-        body.sources = { ...doc.sources, climate: climateSourceText(normals.station) };
-      } else {
-        body.climate = null;
-        body.climate_note = index.climate_notes[doc.destination] ?? { reason: 'no_seat', message: `No climate station is known for ${doc.destination}.` };
-      }
+      month = civilFromDays(day)[1];
     }
-    return answerJson(c, body);
+    // The answer depends on the date through its month only (climate normals are monthly).
+    const bytes = answers.get(`travel|${doc.destination}|${origin?.destination ?? ''}|${month ?? ''}`, () => {
+      const body: TravelInfo = { ...doc };
+      if (origin !== undefined) body.power_compatibility = { from: origin.destination, ...powerCompatibility(origin.power, doc.power) };
+      if (month !== undefined) {
+        // A country's station is its capital's, a region's the one nearest its seat: never the country's for a region.
+        const normals = climateOf(doc.destination);
+        if (normals) {
+          body.climate = { ...normals.months[month - 1], station: normals.station };
+          body.sources = { ...doc.sources, climate: climateSourceText(normals.station) };
+        } else {
+          body.climate = null;
+          body.climate_note = index.climate_notes[doc.destination] ?? { reason: 'no_seat', message: `No climate station is known for ${doc.destination}.` };
+        }
+      }
+      return JSON.stringify(body);
+    })!;
+    return answer(c, bytes);
   });
   return app;
 }
