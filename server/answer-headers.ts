@@ -28,6 +28,7 @@
 import { hash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
+import { CACHE_NONE, cachePolicy } from './areas.js';
 
 /** Precomputed answers are kept as UTF-8 bytes: encoding a string on every request costs throughput. */
 export const utf8 = new TextEncoder();
@@ -35,19 +36,8 @@ export const utf8 = new TextEncoder();
 const JSON_TYPE = 'application/json; charset=utf-8';
 const JSON_ONLY = { 'content-type': JSON_TYPE };
 
-/** Reference areas: the same for every caller and changed only by a new dataset, so shared caches may keep them. */
-export const CACHE_PUBLIC = 'public, max-age=3600, stale-while-revalidate=86400';
-/** Paid areas: answers sit behind a key, so only the caller's own cache may keep them, revalidating each time. */
-export const CACHE_PRIVATE = 'private, no-cache';
-/** Errors and health: never cached (a 429 or a 404 must not outlive its cause). */
-export const CACHE_NONE = 'no-store';
-
-/** Cache-Control of a 200 by path, unless the route gives its own (timezones, which change at transitions). */
-export function cachePolicy(path: string): string {
-  if (path.startsWith('/v1/countries')) return CACHE_PUBLIC;
-  if (path.startsWith('/v1/business-days') || path.startsWith('/v1/travel') || path.startsWith('/v1/astronomy')) return CACHE_PRIVATE;
-  return CACHE_PUBLIC;
-}
+/** Cache-Control by area: the table of server/areas.ts. */
+export { CACHE_NONE, CACHE_PRIVATE, CACHE_PUBLIC } from './areas.js';
 
 /** The Cache-Control of cacheUntil, without noting it (server/main.ts's fast path). */
 export function maxAgeUntil(nowMs: number, untilMs: number): string {
@@ -91,7 +81,7 @@ export function countingClock(): Date {
   return new Date(ms);
 }
 
-/** Areas whose routes read the clock for today's date only. */
+/** The area whose routes read the clock for today's date only. */
 const DATE_ONLY_AREA = '/v1/business-days';
 const MINUTE_MS = 60_000;
 

@@ -89,7 +89,8 @@ export function createApp({ store, timezones, access, now = () => new Date(), an
   app.route('/v1/countries', countriesRoutes(store.root));
   app.route('/v1/travel', travelRoutes(store.root, answers));
   app.route('/v1/astronomy', astronomyRoutes({ capitalOf: (code) => places[code], now, zones: timezones }));
-  const dataset = { version: store.manifest.version, range: store.list.range };
+  const zoneYears = { first_year: new Date(timezones.window.start).getUTCFullYear(), last_year: new Date(timezones.window.end - 1).getUTCFullYear() };
+  const dataset = { version: store.manifest.version, range: store.list.range, zones: zoneYears };
   // The index: what the API offers and where its documentation is (issue 15: the start-up line pointed at a 404).
   const index = utf8.encode(JSON.stringify(apiIndex(dataset)));
   app.get('/', fixed(index));
@@ -124,7 +125,7 @@ export function createApp({ store, timezones, access, now = () => new Date(), an
   const gate = access ? createGate({ ...access, baseHeaders, routeExists: (path) => hasGetRoute(app, path) }) : undefined;
   const route = app.fetch;
   // The description's examples are real answers of this app, from this dataset (server/openapi-examples.ts).
-  answerTheExamples(answerExamples((req) => route(req, { answerHeaders: baseHeaders, datasetVersion: store.manifest.version }), exampleTargets(dataset.range)));
+  answerTheExamples(answerExamples((req) => route(req, { answerHeaders: baseHeaders, datasetVersion: store.manifest.version }), exampleTargets(dataset)));
   type Env = { incoming?: never; answerHeaders?: Record<string, string>; datasetVersion?: string };
   // Before routing, for every request: the request-target limit, then the access gate.
   // Not async: without a gate the answer stays synchronous, which @hono/node-server serves faster.

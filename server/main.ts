@@ -10,7 +10,8 @@ import { createGate, GATE_HEADER_NAMES, recordOf, type PairsDecision } from './a
 import { defaultKeysFile, KeyRing } from './access/keys.js';
 import { exitOnStartupError, StartupError } from './errors.js';
 import { Limiter } from './access/limiter.js';
-import { areaOf, planLimits, type Area } from './access/plans.js';
+import { planLimits } from './access/plans.js';
+import { areaOf, gatedAreaOf, type Area } from './areas.js';
 import { DatasetStore } from './store.js';
 import { TimezoneStore } from './timezone-store.js';
 import { ipv6PrefixOf } from '../lib/client-block.js';
@@ -77,7 +78,10 @@ interface Conn {
 
 /**
  * Answers the fast path sends again without their route, by request target. Bounded in entries
- * and bytes; the oldest go first (a hot answer evicted comes back on its next request).
+ * and bytes; the oldest go first (a hot answer evicted comes back on its next request). Only the
+ * areas whose row in server/areas.ts says `fastPath`, by the path the app routed and gated. Keyed
+ * by the raw target: @hono/node-server's normalisation of a target depends on nothing else (with a
+ * Host it takes as it is).
  */
 class AnswerCache implements AnswerKeeper {
   private readonly entries = new Map<string, KeptEntry & { bytes: number }>();
@@ -94,7 +98,7 @@ class AnswerCache implements AnswerKeeper {
   ) {}
 
   keep(target: string, kept: Kept, until: number, maxAge: boolean, pathname: string): void {
-    if (!KEEPABLE_AREA.test(pathname)) return;
+    if (!areaOf(pathname)?.fastPath) return;
     const bytes = target.length + Number(kept.length);
     if (bytes > this.maxBytes / 64) return; // a few very large answers must not push out thousands of small ones
     this.delete(target);
@@ -104,7 +108,7 @@ class AnswerCache implements AnswerKeeper {
     if (typeof kept.body === 'string') kept = { ...kept, body: Buffer.from(kept.body, 'utf8') };
     const flat = !Object.keys(kept.headers).some((name) => this.gateHeaders.has(name));
     // The gate judges a kept answer's requests by the path the app judged the first one by.
-    this.entries.set(target, { kept, until, maxAge, pathname, area: areaOf(pathname), flat, bytes });
+    this.entries.set(target, { kept, until, maxAge, pathname, area: gatedAreaOf(pathname), flat, bytes });
     this.bytes += bytes;
     for (const [oldest] of this.entries) {
       if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
@@ -124,12 +128,6 @@ class AnswerCache implements AnswerKeeper {
   }
 }
 
-/**
- * Answers that may be kept: those of the data areas (astronomy keeps its own), by the path the app
- * routed and gated. Keyed by the raw target: @hono/node-server's normalisation of a target depends
- * on nothing else (with a Host it takes as it is).
- */
-const KEEPABLE_AREA = /^\/v1\/(business-days|countries|travel|timezones)(\/|$)/;
 /** A Host that @hono/node-server takes as it is (its reValidHost); with another, the request takes the app (which may answer 400). */
 const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
 

@@ -8,11 +8,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIRST_DATE, LAST_DATE } from '../lib/astronomy.js';
-import { TZ_FIRST_YEAR, TZ_LAST_YEAR } from '../pipeline/config.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../lib/paginate.js';
 import type { ApiIndex } from '../lib/schema-types.js';
 import { parameterExample, type Examples } from './openapi-examples.js';
 import { MAX_URL_LENGTH } from './query.js';
+import { areaOf, gatedAreaOf, type Access } from './areas.js';
 import { CODE_RE as ASTRONOMY_CODE_RE } from './routes/astronomy.js';
 import { LOCATION_RE, MAX_COUNT_DAYS, MAX_DAYS, MAX_FEED_YEARS } from './routes/business-days.js';
 import { CODE_RE as TRAVEL_CODE_RE } from './routes/travel.js';
@@ -80,14 +80,10 @@ export function schemaComponents(dir = join(ROOT, 'schemas')): Record<string, Js
 
 // ---- Operations -------------------------------------------------------------
 
-/** Who may call: premium areas need a paid key, reference areas take anyone, service paths are outside the gate. */
-type Area = 'premium' | 'reference' | 'service';
-
 interface RouteDoc {
   path: string;
   operationId: string;
   tag: string;
-  area: Area;
   summary: string;
   description?: string;
   parameters?: JsonObject[];
@@ -124,10 +120,13 @@ const PAGE = [
 ];
 
 const TZ_ID = inPath('identifier', 'IANA id or alias, URL-encoded (`America%2FNew_York`, `Etc%2FGMT%2B5`); the unencoded form (`America/New_York`, `UTC`) and any letter case are accepted too.', { type: 'string', minLength: 1, maxLength: 64 }, 'America/New_York');
-const TZ_AT = inQuery('at', `An RFC 3339 instant with its offset (\`2026-07-01T12:00:00Z\`, \`2026-07-01T08:00:00-04:00\`; encode \`+\` as \`%2B\`) from ${TZ_FIRST_YEAR}-01-01T00:00:00Z to before ${TZ_LAST_YEAR + 1}-01-01T00:00:00Z: the answer is for that instant, from the compiled tzdata, instead of now. Before 1970 tzdata is less sure (its main data merges zones that agree since 1970). Default: now.`, { type: 'string', format: 'date-time' });
+/** `at`, within the years the dataset's zones cover. */
+const tzAt = ({ first_year: TZ_FIRST_YEAR, last_year: TZ_LAST_YEAR }: DatasetInfo['zones']) => inQuery('at', `An RFC 3339 instant with its offset (\`2026-07-01T12:00:00Z\`, \`2026-07-01T08:00:00-04:00\`; encode \`+\` as \`%2B\`) from ${TZ_FIRST_YEAR}-01-01T00:00:00Z to before ${TZ_LAST_YEAR + 1}-01-01T00:00:00Z: the answer is for that instant, from the compiled tzdata, instead of now. Before 1970 tzdata is less sure (its main data merges zones that agree since 1970). Default: now.`, { type: 'string', format: 'date-time' });
 const TZ_INCLUDE = inQuery('include', '`all`: list the zones outside zone.tab too. Default: the zone.tab zones only (the static pages timezones/pages/{N}.json).', { type: 'string', enum: ['all'] });
 
-function routes(range: { start: string; end: string }): RouteDoc[] {
+function routes({ range, zones }: DatasetInfo): RouteDoc[] {
+  const { first_year: TZ_FIRST_YEAR, last_year: TZ_LAST_YEAR } = zones;
+  const TZ_AT = tzAt(zones);
   const served = `within the served range ${range.start}..${range.end}`;
   const date = (name: string, what: string, required = false) =>
     inQuery(name, `${what}, ${served}${required ? '' : "; default: today in the location's time zone"}.`, ref('PlainDate'), required);
@@ -142,8 +141,8 @@ function routes(range: { start: string; end: string }): RouteDoc[] {
   const capital = inPath('code', 'ISO 3166-1 alpha-2 country code (`NO`), standing for its capital, or ISO 3166-2 region code (`US-CA`), standing for its seat; any letter case. Answered in the zone of that place (`astronomy/places.json` in the dataset). A code without a place answers 404 `unknown_location` saying why: Antarctica (`AQ`), Bouvet Island, Heard and McDonald Islands and the US Minor Outlying Islands have no capital, so ask for a point (`/v1/astronomy/sun?latitude=-90&longitude=0`, the South Pole).', ASTRONOMY_CODE, 'NO');
   const sunRule = "Morning events (sunrise, dawns, the morning golden and blue hours) and solar noon are the first of their kind within the local date. Sunset and the evening events (dusks, the evening golden and blue hours) belong to the day that begins at that date's sunrise: they are the crossings of the sun's first descent after it, past midnight if need be (Reykjavík 2026-06-21: sunrise 02:55, sunset `2026-06-22T00:04:00+00:00`), as almanacs print them. On a date without a sunrise (midnight sun, polar night) they are the first within the date; `polar_condition` says which.";
   const moonRule = 'Moonrise and moonset are the first within the local date; the phase is a principal phase when its instant falls within the date.';
-  const bd = { tag: 'Business days', area: 'premium' as const };
-  const astro = { tag: 'Astronomy', area: 'premium' as const, errors: [404] as 404[] };
+  const bd = { tag: 'Business days' };
+  const astro = { tag: 'Astronomy', errors: [404] as 404[] };
   return [
     { ...bd, path: '/v1/business-days', operationId: 'listBusinessDayLocations', summary: 'List locations', description: 'Every location with business-day data (code, name, kind, time zone), the served range, and the countries without holiday data (they answer 404 `no_holiday_data`).', examples: ['/v1/business-days'], ok: ref('BusinessDaysLocations') },
     { ...bd, path: '/v1/business-days/{location}', operationId: 'checkBusinessDay', summary: 'Check whether a date is a business day', description: 'With the holiday on that date (if any); when the date is closed, `reason` and the previous and next business days.', parameters: [LOCATION, date('date', 'Date to check'), TYPE], examples: ['/v1/business-days/US?date=2026-07-03&type=government', '/v1/business-days/US?date=2026-07-03&type=banking', '/v1/business-days/CN?date=2025-01-26'], ok: ref('BusinessDayCheck'), errors: [404] },
@@ -168,25 +167,25 @@ function routes(range: { start: string; end: string }): RouteDoc[] {
       media: 'text/calendar',
       errors: [404],
     },
-    { path: '/v1/timezones', operationId: 'listTimezones', tag: 'Timezones', area: 'reference', summary: 'List time zones', description: 'The zones of zone.tab (one or more per country), sorted by id, with the offset in force now or at `at`. `include=all` adds the zones outside zone.tab: Etc/UTC, Etc/GMT, the fixed offsets Etc/GMT-14..Etc/GMT+12 and the rule-named CET, EET, MET, WET, EST, MST, HST, EST5EDT, CST6CDT, MST7MDT, PST8PDT (they have no `country`).', parameters: [...PAGE, TZ_INCLUDE, TZ_AT], examples: ['/v1/timezones?page=9&per_page=2&at=2026-07-01T12:00:00Z', '/v1/timezones?include=all&per_page=2&at=2026-07-01T12:00:00Z'], ok: ref('TimezoneList') },
-    { path: '/v1/timezones/{identifier}', operationId: 'getTimezone', tag: 'Timezones', area: 'reference', summary: 'Look up a time zone', description: 'Any zone of tzdata but Factory (zone.tab zones, `UTC`, `Etc/GMT+5`, `CET`, ...); aliases (tzdata links such as `UTC`, `GMT`, `US/Eastern`, `Asia/Calcutta`) answer with their zone. The offset, abbreviation and DST flag are those in force now, or at `at`, with the next transition after that instant.', parameters: [TZ_ID, TZ_AT], examples: ['/v1/timezones/America%2FNew_York?at=2026-07-01T12:00:00Z', '/v1/timezones/Europe%2FLondon?at=1970-06-01T12:00:00%2B01:00'], ok: ref('Timezone'), errors: [404] },
-    { path: '/v1/timezones/{identifier}/transitions', operationId: 'listTimezoneTransitions', tag: 'Timezones', area: 'reference', summary: "A zone's transitions", description: `Every change of offset, abbreviation or DST flag in one UTC year, or in the whole window (${TZ_FIRST_YEAR}-${TZ_LAST_YEAR}) without \`year\`, with the state in force at the period's start. Without \`year\`, the facts of the static file timezones/zones/{id}.json.`, parameters: [TZ_ID, inQuery('year', `UTC calendar year, ${TZ_FIRST_YEAR} to ${TZ_LAST_YEAR}: transitions from 1 January 00:00:00Z (included) to the next (excluded). Default: the whole window.`, { type: 'integer', minimum: TZ_FIRST_YEAR, maximum: TZ_LAST_YEAR })], examples: ['/v1/timezones/America%2FNew_York/transitions?year=2026'], ok: ref('TimezoneTransitions'), errors: [404] },
-    { path: '/v1/timezones/lookup', operationId: 'lookupTimezone', tag: 'Timezones', area: 'reference', summary: 'Time zone at a point', description: "The zone at a latitude and longitude from timezone-boundary-builder's polygons (land and territorial waters; data ODbL 1.0, © OpenStreetMap contributors), answered as `GET /v1/timezones/{identifier}` answers it. At sea, the nautical zone of the longitude (Etc/GMT±N, 15° wide). On a border or in a disputed area `candidates` lists every zone found, the answered one first.", parameters: [inQuery('latitude', 'Degrees north (WGS 84), -90 to 90.', { type: 'number', minimum: -90, maximum: 90 }, true), inQuery('longitude', 'Degrees east (WGS 84), -180 to 180.', { type: 'number', minimum: -180, maximum: 180 }, true), TZ_AT], examples: ['/v1/timezones/lookup?latitude=35.6807&longitude=-109.0526&at=2026-07-01T12:00:00Z'], ok: ref('TimezoneLookup') },
-    { path: '/v1/countries', operationId: 'listCountries', tag: 'Countries', area: 'reference', summary: 'List countries', description: 'Every ISO 3166-1 country, sorted by code.', parameters: PAGE, examples: ['/v1/countries?page=2&per_page=1'], ok: ref('CountryList') },
-    { path: '/v1/countries/{code}', operationId: 'getCountry', tag: 'Countries', area: 'reference', summary: 'Look up a country', parameters: [inPath('code', 'ISO 3166-1 alpha-2 code, any letter case.', { type: 'string', pattern: '^[A-Za-z]{2}$' }, 'CH')], examples: ['/v1/countries/CH'], ok: ref('Country'), errors: [404] },
-    { path: '/v1/travel/{destination}', operationId: 'getTravelInfo', tag: 'Travel', area: 'premium', summary: 'Travel facts for a destination', description: 'Power, emergency numbers, phone code and driving side of a country or ISO 3166-2 region (regions without their own facts answer with their country\'s).', parameters: [inPath('destination', 'ISO 3166-1 alpha-2 or ISO 3166-2 code, any letter case.', CODE, 'JP'), inQuery('from', 'Origin country or region code: fills `power_compatibility`.', CODE), inQuery('date', 'Travel date (any year): fills `climate` with that month\'s normals, from the station at a country\'s capital or the one nearest a region\'s seat (within 100 km), and `sources.climate` with that station; where there is none, `climate` stays null and `climate_note` says why.', ref('PlainDate'))], examples: ['/v1/travel/JP-27?from=US', '/v1/travel/AR?date=2026-01-15'], ok: ref('TravelInfo'), errors: [404] },
+    { path: '/v1/timezones', operationId: 'listTimezones', tag: 'Timezones', summary: 'List time zones', description: 'The zones of zone.tab (one or more per country), sorted by id, with the offset in force now or at `at`. `include=all` adds the zones outside zone.tab: Etc/UTC, Etc/GMT, the fixed offsets Etc/GMT-14..Etc/GMT+12 and the rule-named CET, EET, MET, WET, EST, MST, HST, EST5EDT, CST6CDT, MST7MDT, PST8PDT (they have no `country`).', parameters: [...PAGE, TZ_INCLUDE, TZ_AT], examples: ['/v1/timezones?page=9&per_page=2&at=2026-07-01T12:00:00Z', '/v1/timezones?include=all&per_page=2&at=2026-07-01T12:00:00Z'], ok: ref('TimezoneList') },
+    { path: '/v1/timezones/{identifier}', operationId: 'getTimezone', tag: 'Timezones', summary: 'Look up a time zone', description: 'Any zone of tzdata but Factory (zone.tab zones, `UTC`, `Etc/GMT+5`, `CET`, ...); aliases (tzdata links such as `UTC`, `GMT`, `US/Eastern`, `Asia/Calcutta`) answer with their zone. The offset, abbreviation and DST flag are those in force now, or at `at`, with the next transition after that instant.', parameters: [TZ_ID, TZ_AT], examples: ['/v1/timezones/America%2FNew_York?at=2026-07-01T12:00:00Z', '/v1/timezones/Europe%2FLondon?at=1970-06-01T12:00:00%2B01:00'], ok: ref('Timezone'), errors: [404] },
+    { path: '/v1/timezones/{identifier}/transitions', operationId: 'listTimezoneTransitions', tag: 'Timezones', summary: "A zone's transitions", description: `Every change of offset, abbreviation or DST flag in one UTC year, or in the whole window (${TZ_FIRST_YEAR}-${TZ_LAST_YEAR}) without \`year\`, with the state in force at the period's start. Without \`year\`, the facts of the static file timezones/zones/{id}.json.`, parameters: [TZ_ID, inQuery('year', `UTC calendar year, ${TZ_FIRST_YEAR} to ${TZ_LAST_YEAR}: transitions from 1 January 00:00:00Z (included) to the next (excluded). Default: the whole window.`, { type: 'integer', minimum: TZ_FIRST_YEAR, maximum: TZ_LAST_YEAR })], examples: ['/v1/timezones/America%2FNew_York/transitions?year=2026'], ok: ref('TimezoneTransitions'), errors: [404] },
+    { path: '/v1/timezones/lookup', operationId: 'lookupTimezone', tag: 'Timezones', summary: 'Time zone at a point', description: "The zone at a latitude and longitude from timezone-boundary-builder's polygons (land and territorial waters; data ODbL 1.0, © OpenStreetMap contributors), answered as `GET /v1/timezones/{identifier}` answers it. At sea, the nautical zone of the longitude (Etc/GMT±N, 15° wide). On a border or in a disputed area `candidates` lists every zone found, the answered one first.", parameters: [inQuery('latitude', 'Degrees north (WGS 84), -90 to 90.', { type: 'number', minimum: -90, maximum: 90 }, true), inQuery('longitude', 'Degrees east (WGS 84), -180 to 180.', { type: 'number', minimum: -180, maximum: 180 }, true), TZ_AT], examples: ['/v1/timezones/lookup?latitude=35.6807&longitude=-109.0526&at=2026-07-01T12:00:00Z'], ok: ref('TimezoneLookup') },
+    { path: '/v1/countries', operationId: 'listCountries', tag: 'Countries', summary: 'List countries', description: 'Every ISO 3166-1 country, sorted by code.', parameters: PAGE, examples: ['/v1/countries?page=2&per_page=1'], ok: ref('CountryList') },
+    { path: '/v1/countries/{code}', operationId: 'getCountry', tag: 'Countries', summary: 'Look up a country', parameters: [inPath('code', 'ISO 3166-1 alpha-2 code, any letter case.', { type: 'string', pattern: '^[A-Za-z]{2}$' }, 'CH')], examples: ['/v1/countries/CH'], ok: ref('Country'), errors: [404] },
+    { path: '/v1/travel/{destination}', operationId: 'getTravelInfo', tag: 'Travel', summary: 'Travel facts for a destination', description: 'Power, emergency numbers, phone code and driving side of a country or ISO 3166-2 region (regions without their own facts answer with their country\'s).', parameters: [inPath('destination', 'ISO 3166-1 alpha-2 or ISO 3166-2 code, any letter case.', CODE, 'JP'), inQuery('from', 'Origin country or region code: fills `power_compatibility`.', CODE), inQuery('date', 'Travel date (any year): fills `climate` with that month\'s normals, from the station at a country\'s capital or the one nearest a region\'s seat (within 100 km), and `sources.climate` with that station; where there is none, `climate` stays null and `climate_note` says why.', ref('PlainDate'))], examples: ['/v1/travel/JP-27?from=US', '/v1/travel/AR?date=2026-01-15'], ok: ref('TravelInfo'), errors: [404] },
     { ...astro, path: '/v1/astronomy/sun', operationId: 'getSunAtPoint', summary: 'Sun at a point', description: `Sunrise, sunset, solar noon, day length, twilight, golden and blue hours at a latitude and longitude. ${sunRule}`, parameters: coordinates, examples: ['/v1/astronomy/sun?latitude=69.65&longitude=18.96&timezone=Europe%2FOslo&date=2026-12-21', '/v1/astronomy/sun?latitude=-90&longitude=0&date=2026-06-21'], errors: [], ok: ref('AstronomySun') },
     { ...astro, path: '/v1/astronomy/moon', operationId: 'getMoonAtPoint', summary: 'Moon at a point', description: `Moonrise, moonset, phase, age, illumination and the next full and new moon at a latitude and longitude. ${moonRule}`, parameters: coordinates, examples: ['/v1/astronomy/moon?latitude=59.91&longitude=10.75&timezone=Europe%2FOslo&date=2026-11-24'], errors: [], ok: ref('AstronomyMoon') },
     { ...astro, path: '/v1/astronomy/sun/{code}', operationId: 'getSunForCountry', summary: "Sun at a country's capital or a region's seat", description: sunRule, parameters: [capital, astroDate], examples: ['/v1/astronomy/sun/IS?date=2026-06-21', '/v1/astronomy/sun/US-CA?date=2026-06-21'], ok: ref('AstronomySun') },
     { ...astro, path: '/v1/astronomy/moon/{code}', operationId: 'getMoonForCountry', summary: "Moon at a country's capital or a region's seat", description: moonRule, parameters: [capital, astroDate], examples: ['/v1/astronomy/moon/JP?date=2026-11-21'], ok: ref('AstronomyMoon') },
     { ...astro, path: '/v1/astronomy/sun/coordinates', operationId: 'getSunAtCoordinates', summary: 'Sun at coordinates (the older form of /v1/astronomy/sun)', description: `The same answer as \`GET /v1/astronomy/sun\` with the same parameters. ${sunRule}`, parameters: coordinates, examples: ['/v1/astronomy/sun/coordinates?latitude=69.65&longitude=18.96&timezone=Europe%2FOslo&date=2026-12-21'], errors: [], ok: ref('AstronomySun') },
     { ...astro, path: '/v1/astronomy/moon/coordinates', operationId: 'getMoonAtCoordinates', summary: 'Moon at coordinates (the older form of /v1/astronomy/moon)', description: 'The same answer as `GET /v1/astronomy/moon` with the same parameters.', parameters: coordinates, examples: ['/v1/astronomy/moon/coordinates?latitude=59.91&longitude=10.75&timezone=Europe%2FOslo&date=2026-11-24'], errors: [], ok: ref('AstronomyMoon') },
-    { path: '/v1', operationId: 'getIndex', tag: 'Service', area: 'service', summary: 'What this API offers', description: 'The areas with their paths and access, the links to the documentation, this description and health, and the dataset version. Not counted, needs no key.', examples: ['/v1'], ok: ref('ApiIndex') },
-    { path: '/', operationId: 'getRootIndex', tag: 'Service', area: 'service', summary: 'What this API offers (at the root)', description: 'The same answer as `GET /v1`.', examples: ['/'], ok: ref('ApiIndex') },
-    { path: '/healthz', operationId: 'getHealth', tag: 'Service', area: 'service', summary: 'Health', description: 'Not counted, needs no key. `degraded` when the shared rate-limit store is unreachable (the service then fails open). `caches` says what the bounded in-process caches hold against their budget.', examples: ['/healthz'], ok: ref('Health'), conditional: false },
-    { path: '/v1/openapi.json', operationId: 'getOpenApi', tag: 'Service', area: 'service', summary: 'This description', description: 'The one operation without an example answer: a document cannot hold itself.', examples: [], ok: { type: 'object', description: 'An OpenAPI 3.1 document.', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string', pattern: '^3\\.1\\.' }, info: { type: 'object' }, paths: { type: 'object' } } } },
-    { path: '/docs', operationId: 'getDocs', tag: 'Service', area: 'service', summary: 'This description, rendered', description: 'Redoc, served from this server: the page loads nothing from any other host.', examples: ['/docs'], ok: { type: 'string' }, media: 'text/html' },
-    { path: '/docs/try', operationId: 'getConsole', tag: 'Service', area: 'service', summary: 'This description with a console to try requests', description: 'Swagger UI, served from this server (the page loads nothing from any other host), every parameter filled with its example. Its requests are real and counted like any other: premium operations need a key of a paid plan (Authorize), which the page keeps only until it is closed.', examples: ['/docs/try'], ok: { type: 'string' }, media: 'text/html' },
+    { path: '/v1', operationId: 'getIndex', tag: 'Service', summary: 'What this API offers', description: 'The areas with their paths and access, the links to the documentation, this description and health, and the dataset version. Not counted, needs no key.', examples: ['/v1'], ok: ref('ApiIndex') },
+    { path: '/', operationId: 'getRootIndex', tag: 'Service', summary: 'What this API offers (at the root)', description: 'The same answer as `GET /v1`.', examples: ['/'], ok: ref('ApiIndex') },
+    { path: '/healthz', operationId: 'getHealth', tag: 'Service', summary: 'Health', description: 'Not counted, needs no key. `degraded` when the shared rate-limit store is unreachable (the service then fails open). `caches` says what the bounded in-process caches hold against their budget.', examples: ['/healthz'], ok: ref('Health'), conditional: false },
+    { path: '/v1/openapi.json', operationId: 'getOpenApi', tag: 'Service', summary: 'This description', description: 'The one operation without an example answer: a document cannot hold itself.', examples: [], ok: { type: 'object', description: 'An OpenAPI 3.1 document.', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string', pattern: '^3\\.1\\.' }, info: { type: 'object' }, paths: { type: 'object' } } } },
+    { path: '/docs', operationId: 'getDocs', tag: 'Service', summary: 'This description, rendered', description: 'Redoc, served from this server: the page loads nothing from any other host.', examples: ['/docs'], ok: { type: 'string' }, media: 'text/html' },
+    { path: '/docs/try', operationId: 'getConsole', tag: 'Service', summary: 'This description with a console to try requests', description: 'Swagger UI, served from this server (the page loads nothing from any other host), every parameter filled with its example. Its requests are real and counted like any other: premium operations need a key of a paid plan (Authorize), which the page keeps only until it is closed.', examples: ['/docs/try'], ok: { type: 'string' }, media: 'text/html' },
   ];
 }
 
@@ -239,8 +238,16 @@ function okExamples(r: RouteDoc, examples: Examples): JsonObject | undefined {
   );
 }
 
+/** Who may call, from the one table of areas (server/areas.ts): every documented path must have a row. */
+function accessOf(path: string): Access {
+  const row = areaOf(path);
+  if (!row) throw new Error(`${path} is documented but belongs to no area of server/areas.ts`);
+  return row.access;
+}
+
 function operation(r: RouteDoc, examples: Examples): JsonObject {
-  const counted = r.area !== 'service';
+  const area = accessOf(r.path);
+  const counted = area !== 'service';
   const conditional = r.conditional !== false;
   const okHeaders = [...(conditional ? ['ETag'] : []), 'Cache-Control', 'X-Dataset-Version', ...(counted ? RATE_LIMIT : [])];
   const okExample = okExamples(r, examples);
@@ -251,12 +258,12 @@ function operation(r: RouteDoc, examples: Examples): JsonObject {
   const use = (status: number, name: string) => (responses[status] = { $ref: `#/components/responses/${name}` });
   use(400, counted ? 'BadRequest' : 'UnknownParameter');
   if (counted) use(401, 'InvalidApiKey');
-  if (r.area === 'premium') use(402, 'PaidPlanRequired');
+  if (area === 'premium') use(402, 'PaidPlanRequired');
   if (r.errors?.includes(404)) use(404, 'NotFound');
   use(414, 'UriTooLong');
   if (counted) use(429, 'RateLimited');
   use(431, 'HeadersTooLarge');
-  const security: Json = { premium: [{ ApiKey: [] }], reference: [{}, { ApiKey: [] }], service: [] }[r.area];
+  const security: Json = { premium: [{ ApiKey: [] }], reference: [{}, { ApiKey: [] }], service: [] }[area];
   return {
     operationId: r.operationId,
     tags: [r.tag],
@@ -278,16 +285,23 @@ export interface DatasetInfo {
   version: string;
   /** The served business-day range (business-days/index.json). */
   range: { start: string; end: string };
+  /** The UTC years the time zones' transitions cover (their documents' window). */
+  zones: { first_year: number; last_year: number };
 }
 
-/** The areas of /v1, as the tags of the description and the index (GET /v1) list them. */
-const AREAS: { tag: string; name: string; access: 'premium' | 'reference'; description: string }[] = [
-  { tag: 'Business days', name: 'business-days', access: 'premium', description: 'Check, add, subtract, count and find business days (three day types), and list the holidays of a year.' },
-  { tag: 'Travel', name: 'travel', access: 'premium', description: 'Power, emergency numbers, phone code, driving side, climate normals.' },
-  { tag: 'Astronomy', name: 'astronomy', access: 'premium', description: 'Sun and moon on a local calendar day.' },
-  { tag: 'Timezones', name: 'timezones', access: 'reference', description: 'IANA time zones: the offset now or at any instant, transitions, the zone at a point.' },
-  { tag: 'Countries', name: 'countries', access: 'reference', description: 'ISO 3166-1 countries with their ISO 3166-2 subdivisions.' },
+/** The areas of /v1, as the tags of the description and the index (GET /v1) list them; who may call each is its row in server/areas.ts. */
+const AREA_DOCS: { tag: string; name: string; description: string }[] = [
+  { tag: 'Business days', name: 'business-days', description: 'Check, add, subtract, count and find business days (three day types), and list the holidays of a year.' },
+  { tag: 'Travel', name: 'travel', description: 'Power, emergency numbers, phone code, driving side, climate normals.' },
+  { tag: 'Astronomy', name: 'astronomy', description: 'Sun and moon on a local calendar day.' },
+  { tag: 'Timezones', name: 'timezones', description: 'IANA time zones: the offset now or at any instant, transitions, the zone at a point.' },
+  { tag: 'Countries', name: 'countries', description: 'ISO 3166-1 countries with their ISO 3166-2 subdivisions.' },
 ];
+const AREAS = AREA_DOCS.map((a) => {
+  const access = gatedAreaOf(`/v1/${a.name}`);
+  if (!access) throw new Error(`/v1/${a.name} has no premium or reference row in server/areas.ts`);
+  return { ...a, access };
+});
 const ACCESS_TEXT = { premium: 'Premium: a key of a paid plan.', reference: 'Reference: anonymous callers welcome.' };
 const TAGS = [
   ...AREAS.map(({ tag, access, description }) => [tag, `${ACCESS_TEXT[access]} ${description}`]),
@@ -299,7 +313,7 @@ export const DOCS_PATHS = { docs: '/docs', console: '/docs/try', openapi: '/v1/o
 
 /** The answer of GET / and GET /v1: what the API offers and where its documentation is. */
 export function apiIndex(data: DatasetInfo): ApiIndex {
-  const table = routes(data.range);
+  const table = routes(data);
   return {
     name: 'refdata API',
     description: 'Open reference data for business days, travel, astronomy, time zones and countries.',
@@ -323,8 +337,8 @@ function packageVersion(): string {
 }
 
 /** Every example request of the description, in the order of its operations. */
-export function exampleTargets(range: DatasetInfo['range']): string[] {
-  return routes(range).flatMap((r) => r.examples);
+export function exampleTargets(data: DatasetInfo): string[] {
+  return routes(data).flatMap((r) => r.examples);
 }
 
 /**
@@ -334,7 +348,7 @@ export function exampleTargets(range: DatasetInfo['range']): string[] {
  */
 export function openApiDocument(data: DatasetInfo, examples: Examples = new Map()): JsonObject {
   const paths: JsonObject = {};
-  for (const r of routes(data.range)) paths[r.path] = { get: operation(r, examples) };
+  for (const r of routes(data)) paths[r.path] = { get: operation(r, examples) };
   return {
     openapi: '3.1.0',
     info: {

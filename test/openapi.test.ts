@@ -13,8 +13,8 @@ import { startServer } from '../server/main.js';
 import { DOCS_CSP } from '../server/routes/docs.js';
 import { appAt, DATA_DIR, makeKeys, UNLIMITED } from './helpers.js';
 
-type Doc = { paths: Record<string, { get: Operation }>; components: Record<string, Record<string, any>> };
-type Operation = { responses: Record<string, any>; security: object[]; parameters: any[] };
+type Doc = { paths: Record<string, { get: Operation }>; components: Record<string, Record<string, any>>; tags: { name: string; description: string }[] };
+type Operation = { responses: Record<string, any>; security: object[]; parameters: any[]; tags?: string[] };
 type Caller = 'paid' | 'free' | 'bad' | 'anonymous';
 
 interface Case {
@@ -168,6 +168,8 @@ const DOC_ID = 'https://refdata.test/v1/openapi.json';
 /** "path status" pairs answered for real and validated. */
 const exercised = new Set<string>();
 let answersChecked = 0;
+/** Answers of premium operations whose Cache-Control was checked not to be public. */
+let premiumChecked = 0;
 
 beforeAll(async () => {
   const start = (limits: Record<Plan, PlanLimits>) => startServer({ port: 0, hostname: '127.0.0.1', dataDir: DATA_DIR, keysFile, limits, redisUrl: '' });
@@ -197,6 +199,9 @@ function validatorAt(ptr: string) {
   if (!v) validators.set(ptr, (v = ajv.compile({ $ref: `${DOC_ID}#${ptr}` })));
   return v;
 }
+
+/** The tags of the premium areas, as the description says them (its tag texts start "Premium"). */
+const premiumTags = () => new Set<string>(doc.tags.filter((t) => t.description.startsWith('Premium')).map((t) => t.name));
 
 /** The response object and its pointer, following a $ref into components.responses. */
 function describedResponse(op: string, status: number): { response: any; at: string } | undefined {
@@ -230,6 +235,11 @@ async function check(k: Case): Promise<Response> {
     expect(validate(body), `${where}: ${ajv.errorsText(validate.errors)}\n${text.slice(0, 300)}`).toBe(true);
     // The description lists the error codes of each status: every code met must be in it.
     if (k.status >= 400) expect(response.description, where).toContain(`\`${body.error.code}\``);
+  }
+  // A premium answer is never publicly cacheable: shared caches would replay it to callers without a key.
+  if (doc.paths[k.op]?.get.tags?.some((t: string) => premiumTags().has(t))) {
+    expect(res.headers.get('cache-control') ?? '', `${where}: premium answer's Cache-Control`).not.toMatch(/\bpublic\b/);
+    premiumChecked++;
   }
   for (const [name, h] of Object.entries<any>(response.headers ?? {})) {
     const ref = h.$ref as string | undefined;
@@ -481,6 +491,9 @@ describe('every operation answers as described', () => {
   it('every documented status of every operation was answered for real', () => {
     const documented = Object.entries(doc.paths).flatMap(([op, item]) => Object.keys(item.get.responses).map((s) => `${op} ${s}`));
     expect(documented.filter((d) => !exercised.has(d))).toEqual([]);
-    console.log(`openapi: ${Object.keys(doc.paths).length} operations, ${documented.length} documented responses, all answered; ${answersChecked} answers validated`);
+    // Every premium operation's answers were among those checked not to carry `public` (server/areas.ts).
+    expect(premiumTags().size).toBe(3);
+    expect(premiumChecked).toBeGreaterThan(50);
+    console.log(`openapi: ${Object.keys(doc.paths).length} operations, ${documented.length} documented responses, all answered; ${answersChecked} answers validated, ${premiumChecked} of premium operations without public caching`);
   });
 });

@@ -14,7 +14,8 @@ import { clientBlock } from '../../lib/client-block.js';
 import { ApiError } from '../errors.js';
 import type { KeyRecord, KeyRing } from './keys.js';
 import type { Limiter, Verdict } from './limiter.js';
-import { areaOf, PAID_PLANS, type Area, type Plan } from './plans.js';
+import { gatedAreaOf, type Area } from '../areas.js';
+import { PAID_PLANS, type Plan } from './plans.js';
 
 /** Node's request as @hono/node-server passes it in the env, when running on Node. */
 interface NodeIncoming {
@@ -143,10 +144,10 @@ export function createGate({ keys, limiter, trustProxy, ipv6Prefix = 64, routeEx
 
   /**
    * The gate on a request given by its method, path and headers (Node's request, else the WHATWG
-   * one), with the admitted request's headers as a flat list; `area` is areaOf(pathname), when the
+   * one), with the admitted request's headers as a flat list; `area` is gatedAreaOf(pathname), when the
    * caller has it already; `now` the instant the request is counted at.
    */
-  function decidePairs(method: string, pathname: string, incoming: NodeIncoming | undefined, req?: Request, area: Area | undefined = areaOf(pathname), now = Date.now()): PairsDecision | Promise<PairsDecision> {
+  function decidePairs(method: string, pathname: string, incoming: NodeIncoming | undefined, req?: Request, area: Area | undefined = gatedAreaOf(pathname), now = Date.now()): PairsDecision | Promise<PairsDecision> {
     if (method === 'OPTIONS') {
       if (!routeExists(pathname)) return { pairs: basePairs.slice() }; // uncounted, to the router's 404 (as GET gets)
       const allow = { allow: 'GET, HEAD, OPTIONS' };

@@ -57,11 +57,5 @@ function computePeriod(ms: number, period: 'day' | 'month'): { id: string; start
   return { id: d.toISOString().slice(0, 7), startsAt: Date.UTC(y, m, 1), endsAt: Date.UTC(y, m + 1, 1) };
 }
 
-/** Which plans may use an area: reference areas are open to all, premium ones to paid plans. */
-export type Area = 'reference' | 'premium';
-
-export function areaOf(pathname: string): Area | undefined {
-  if (pathname.startsWith('/v1/timezones') || pathname.startsWith('/v1/countries')) return 'reference';
-  if (pathname.startsWith('/v1/business-days') || pathname.startsWith('/v1/travel') || pathname.startsWith('/v1/astronomy')) return 'premium';
-  return undefined;
-}
+/** Which plans may use an area (server/areas.ts): reference areas are open to all, premium ones to paid plans. */
+export type { Area } from '../areas.js';

@@ -186,7 +186,7 @@ export interface DocsOptions {
 }
 
 /**
- * @example app.route('/', docsRoutes({ version: store.manifest.version, range: store.list.range }, { examples }))
+ * @example app.route('/', docsRoutes({ version: store.manifest.version, range: store.list.range, zones: { first_year: 1900, last_year: 2100 } }, { examples }))
  */
 export function docsRoutes(data: DatasetInfo, { trustProxy = process.env.TRUST_PROXY === '1', ipv6Prefix = ipv6PrefixOf(process.env.ANON_IPV6_PREFIX), budget = new ByteBudget(), examples }: DocsOptions = {}) {
   let spec: Uint8Array<ArrayBuffer> | undefined;
