@@ -10,7 +10,7 @@
  *
  * `ASTRONOMY_LIB=/path/to/astronomy.ts` times another copy of the library
  * (an older revision, for before/after numbers; it must take a zone timeline,
- * as lib/astronomy.ts has since issue 24).
+ * as lib/astronomy.ts does).
  *
  * Then the API's astronomy routes in-process (server/routes/astronomy.ts, no
  * HTTP, every answer computed: a new date each time): a country code, a region

@@ -10,7 +10,7 @@
  *    100% say little; CPU per request still does).
  *    `--compare DIR` (or BENCH_COMPARE) runs another checkout's server in the
  *    same rounds, for before/after ratios; `--quick` measures only the
- *    issue-15 target rows, 1 s loads, no build/package/revalidation/memory/
+ *    target rows, 1 s loads, no build/package/revalidation/memory/
  *    Redis sections (under 2 minutes); `--endpoints a,b` only those rows.
  * 3. Server start to first answer, and resident memory after every location.
  * 4. Dataset build: wall time and size.
@@ -35,7 +35,7 @@ import { createKey } from '../server/access/keys.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
-/** --quick: the HTTP rows of the issue-15 targets only, 1 s loads, no build, package, revalidation, memory or Redis sections (under 2 minutes). */
+/** --quick: the HTTP rows with targets only, 1 s loads, no build, package, revalidation, memory or Redis sections (under 2 minutes). */
 const quick = process.argv.includes('--quick');
 /** The dataset the library rows read and every server answers from (BENCH_DATA_DIR: a copy, while dist-data is being rebuilt). */
 const DATA = process.env.BENCH_DATA_DIR ?? join(ROOT, 'dist-data');
@@ -286,13 +286,13 @@ async function main() {
     timezone: ['America%2FNew_York', 'Europe%2FLondon', 'Asia%2FTokyo', 'Australia%2FLord_Howe', 'Asia%2FKathmandu', 'America%2FArgentina%2FBuenos_Aires', 'Asia%2FCalcutta', 'Africa%2FCasablanca'].map((z) => `/v1/timezones/${z}`),
     timezone_at: ['America%2FNew_York', 'Europe%2FLondon', 'Australia%2FLord_Howe', 'UTC', 'Etc%2FGMT%2B5', 'Africa%2FCasablanca'].flatMap((z) => ['1975-06-01T00:00:00Z', '2026-03-08T07:00:00Z', '2099-10-01T12:00:00Z'].map((at) => `/v1/timezones/${z}?at=${at}`)),
     timezone_transitions: ['America%2FNew_York', 'Europe%2FBerlin', 'Australia%2FSydney', 'Asia%2FTokyo'].flatMap((z) => [1980, 2026, 2099].map((y) => `/v1/timezones/${z}/transitions?year=${y}`)),
-    // Computed answers (issue 24): 10-year calendar feeds and whole-history transitions, once computed then kept.
+    // Computed answers: 10-year calendar feeds and whole-history transitions, once computed then kept.
     holidays_ics_10y: ['CN', 'US', 'DE', 'JP', 'IN', 'BR', 'GB', 'FR'].map((l) => `/v1/business-days/${l}/holidays.ics?from_year=2017&to_year=2026`),
     timezone_transitions_all: ['America%2FNew_York', 'Europe%2FBerlin', 'Australia%2FSydney', 'America%2FSantiago', 'Europe%2FLondon', 'America%2FChicago'].map((z) => `/v1/timezones/${z}/transitions`),
     timezone_lookup: [[31.7619, -106.485], [35.6807, -109.0526], [53.28, -109.99], [38.3914, -86.9311], [43.8256, 87.6168], [-31.9539, 141.4539], [51.5074, -0.1278], [30, -40]].map(([lat, lon]) => `/v1/timezones/lookup?latitude=${lat}&longitude=${lon}`),
   };
 
-  /** The issue-15 target groups: answers sent as precomputed bytes (target >= 70% of the baseline), and computed ones (>= 55%). */
+  /** The target groups: answers sent as precomputed bytes (target >= 70% of the baseline), and computed ones (>= 55%). */
   const GROUPS: Record<string, 'precomputed' | 'computed'> = {
     holidays: 'precomputed', country: 'precomputed', country_list: 'precomputed', travel: 'precomputed', timezone_list: 'precomputed',
     check: 'computed', add: 'computed', count: 'computed', next: 'computed', timezone: 'computed', travel_from_date: 'computed',
@@ -404,7 +404,7 @@ async function main() {
     );
   }
   out.http = http;
-  // Per group: the lowest and the median ratio, against the issue-15 targets.
+  // Per group: the lowest and the median ratio, against the targets.
   say('');
   for (const group of ['precomputed', 'computed'] as const) {
     const rows = Object.values(http).filter((h) => h.group === group);

@@ -196,7 +196,7 @@ describe('bad input throws RangeError', () => {
   });
 });
 
-describe('the sunset that ends the day begun at sunrise (issue 14)', () => {
+describe('the sunset that ends the day begun at sunrise', () => {
   it('Reykjavík 2026-06-21: sunrise 02:55, sunset 00:04 the next morning (PyEphem 00:03:55), not the 00:04 that ended the 20th', () => {
     const s = sunDay(64.15, -21.94, '2026-06-21', 'Atlantic/Reykjavik');
     expect(s).toMatchObject({ sunrise: '2026-06-21T02:55:00+00:00', sunset: '2026-06-22T00:04:00+00:00', day_length: '21:09', polar_condition: null });
@@ -270,7 +270,7 @@ function randomDays(seed: number, count: number) {
   });
 }
 type Search = (from: AstroTime, limitDays: number) => AstroTime | null;
-/** The first event of an astronomy-engine search in [start, end), as the library searched before issue 15. */
+/** The first event of an astronomy-engine search in [start, end), as lib/astronomy.ts searched before its own interpolated searches. */
 const firstIn = (search: Search, start: number, end: number) => {
   const t = search(MakeTime(new Date(start)), (end - start) / DAY);
   return t && t.date.getTime() < end ? t.date.getTime() : null;

@@ -53,10 +53,6 @@ export function withDays(cal: BusinessCalendar, changes: Iterable<[index: number
   return calendarFromBits(cal.firstDay, cal.lastDay - cal.firstDay + 1, bits);
 }
 
-export function covers(cal: BusinessCalendar, day: number): boolean {
-  return day >= cal.firstDay && day <= cal.lastDay;
-}
-
 export function isBusinessDay(cal: BusinessCalendar, day: number): boolean {
   const i = day - cal.firstDay;
   return ((cal.bits[i >>> 5] >>> (i & 31)) & 1) === 1;

@@ -183,11 +183,6 @@ export class LocationCalendar {
     return this.workingOrdered.filter((w) => w.day >= start && w.day <= end && w.wd.applies_to.includes(type)).map((w) => w.wd);
   }
 
-  /** official, corroborated or rules for one year; undefined for a year the location has no document for. */
-  basisOf(year: number): BusinessDaysYear['basis'] | undefined {
-    return this.basisByYear.get(year);
-  }
-
   /**
    * The weakest basis of the years from `start` to `end`: official when every one has a published schedule,
    * corroborated when each is official or corroborated, rules otherwise.

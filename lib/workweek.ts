@@ -4,7 +4,7 @@
  *
  * A workweek is always listed in workweek order (orderWorkweek): from the
  * first working day after the weekend, as people there read it. Israel's is
- * Sunday to Thursday, not "Monday … Thursday, Sunday" (issue 15).
+ * Sunday to Thursday, not "Monday … Thursday, Sunday".
  */
 import { parseDate, WEEKDAYS, weekdayIndex, type Weekday } from './plain-date.js';
 

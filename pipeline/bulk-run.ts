@@ -6,23 +6,29 @@
  * so that minutes of SQLite work never block the test runner's own thread.
  */
 import { MessageChannel, Worker, type TransferListItem } from 'node:worker_threads';
-import type { BulkJob, BulkResult } from './bulk-worker.js';
+import type { BulkJob, BulkResult, BulkStatus } from './bulk-worker.js';
 
-function runJob(job: BulkJob, transfer: TransferListItem[]): { worker: Worker; done: Promise<BulkResult> } {
+function runJob(job: BulkJob, transfer: TransferListItem[], onStatus: (text: string) => void): { worker: Worker; done: Promise<BulkResult> } {
   const worker = new Worker(new URL('./bulk-worker.mjs', import.meta.url), { workerData: job, transferList: transfer });
   const done = new Promise<BulkResult>((resolve, reject) => {
     let result: BulkResult | undefined;
-    worker.on('message', (m: BulkResult) => (result = m));
+    worker.on('message', (m: BulkResult | BulkStatus) => ('status' in m ? onStatus(m.status) : (result = m)));
     worker.on('error', reject);
     worker.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`bulk worker (${job.job}) exited with ${code}`))));
   });
   return { worker, done };
 }
 
-export async function bulkInWorker(files: Map<string, unknown>): Promise<BulkResult> {
+/** What each job last said it was doing: the build prints it while it waits (pipeline/run.ts). */
+export interface BulkProgress {
+  tables: string;
+  sqlite: string;
+}
+
+export async function bulkInWorker(files: Map<string, unknown>, progress: BulkProgress = { tables: 'starting', sqlite: 'starting' }): Promise<BulkResult> {
   const { port1, port2 } = new MessageChannel();
-  const tables = runJob({ job: 'tables', files, port: port1 }, [port1]);
-  const sqlite = runJob({ job: 'sqlite', port: port2 }, [port2]);
+  const tables = runJob({ job: 'tables', files, port: port1 }, [port1], (text) => (progress.tables = text));
+  const sqlite = runJob({ job: 'sqlite', port: port2 }, [port2], (text) => (progress.sqlite = text));
   try {
     const [a, b] = await Promise.all([tables.done, sqlite.done]);
     return { tables: a.tables, files: new Map([...a.files, ...b.files]) };

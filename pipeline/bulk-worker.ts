@@ -22,26 +22,40 @@ export interface BulkResult {
 
 export type BulkJob = { job: 'tables'; files: FileMap; port: MessagePort } | { job: 'sqlite'; port: MessagePort };
 
+/** What a job is doing, posted as it changes (pipeline/bulk-run.ts prints it while the build waits). */
+export interface BulkStatus {
+  status: string;
+}
+const status = (text: string) => parentPort!.postMessage({ status: text } satisfies BulkStatus);
+
 const job = workerData as BulkJob;
 const out: BulkResult['files'] = new Map();
 let tables = 0;
 if (job.job === 'tables') {
+  status('building the tables from the documents');
   const built = buildTables(job.files);
   tables = built.length;
   job.port.postMessage(built);
   const digest = once(job.port, 'message') as Promise<[FileDigest]>;
-  const { csv, files } = emitCsv(built);
+  let written = 0;
+  const { csv, files } = emitCsv(built, (name) => status(`CSV ${++written}/${built.length}: ${name}`));
+  status('CSV files written and checked; waiting for the SQLite digest');
   for (const [path, data] of files) out.set(path, data);
   const [sqlite] = await digest;
   out.set('bulk/datapackage.json', stableJson(dataPackage(built, csv, job.files.get('attribution.json') as Attribution, sqlite)));
 } else {
+  status('waiting for the tables');
   const [built] = (await once(job.port, 'message')) as [BulkTable[]];
   tables = built.length;
-  const sqlite = await emitSqlite(built);
+  const sqlite = await emitSqlite(built, (what) => status(`SQLite: ${what}`));
+  status('SQLite written; gzipping it');
   job.port.postMessage(fileDigest(sqlite));
   out.set('bulk/refdata.sqlite', sqlite);
   // 175 MB for 1990-2099, 10 MB gzipped (the holidays table repeats itself): the copy most people download.
   out.set('bulk/refdata.sqlite.gz', gzipDeterministic(sqlite));
 }
 job.port.close();
-parentPort!.postMessage({ tables, files: out } satisfies BulkResult);
+// The large byte arrays (the SQLite file, the gzipped copies) are moved, not copied: cloning 200 MB blocked the
+// main thread for seconds. Only arrays that own their whole buffer (never a slice of Node's shared pool).
+const transfer = [...out.values()].flatMap((v) => (typeof v !== 'string' && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.byteLength > 65_536 ? [v.buffer as ArrayBuffer] : []));
+parentPort!.postMessage({ tables, files: out } satisfies BulkResult, [...new Set(transfer)]);

@@ -127,7 +127,7 @@ function manifestSources(list: ReturnType<typeof sourceList>): Record<string, { 
 }
 
 /** Writes every file under a staging folder, then swaps it in for outDir/v1. */
-function publish(outDir: string, serialized: Map<string, string | Uint8Array>): void {
+function publish(outDir: string, serialized: Map<string, string | Uint8Array>, onFile: () => void = () => {}): void {
   const staging = join(outDir, `.staging-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
   const made = new Set<string>();
@@ -139,6 +139,7 @@ function publish(outDir: string, serialized: Map<string, string | Uint8Array>): 
       made.add(dir);
     }
     writeFileSync(file, text);
+    onFile();
   }
   const live = join(outDir, 'v1');
   const previous = join(outDir, `.previous-${process.pid}`);
@@ -242,7 +243,9 @@ export async function build({
   const holidaySource = { 'date-holidays': `date-holidays ${versionOf('date-holidays')}`, 'python-holidays': ph.label };
   const usedSources = new Set<SourceRow>();
   const pythonYears = new Map<string, Set<number>>();
+  const curated = progress('curation', ingested.length);
   for (const loc of ingested) {
+    curated.tick();
     pythonYears.set(loc.target.location, applySources(loc, curation.sources, ph, years, usedSources));
     applyCorrections(loc, curation.corrections, usedCorrections, 'edits');
     applyRules(loc, curation.rules, years, usedRules, ph);
@@ -255,7 +258,9 @@ export async function build({
   const windowYears = years.filter((y) => y >= FIRST_YEAR && y <= LAST_YEAR);
   let corroboratedYears = 0;
   let corroboratedRows = 0;
+  const checked = progress('official calendars + corroboration', ingested.length);
   const locations: LocationData[] = ingested.map((loc) => {
+    checked.tick();
     const workweeks = workweeksFor(loc.target.location, overrides);
     const spans = workweekSpans(workweeks);
     const basis = applyOfficial(loc, official, spans, windowYears, countryRows.get(loc.target.country.toUpperCase()) ?? [], curation.citations);
@@ -287,8 +292,7 @@ export async function build({
   for (const [path, doc] of emitTimezones(zones)) files.set(path, doc);
   const boundaries = checkBoundaries(zones, readBoundaryZones(BOUNDARIES.package_version));
 
-  step('[seats]');
-  const seats = await ingestSeats(sourcesDir);
+  const seats = await ingestSeats(sourcesDir, step);
   const largest = largestCountries(sourcesDir, 10);
   step('[countries]');
   const zonesByCountry: Record<string, string[]> = {};
@@ -324,21 +328,29 @@ export async function build({
   files.set('attribution.json', attribution(sourcesList));
 
   const ajv = createAjv();
-  const bar = progress('validate', files.size);
-  validateFiles(files, ajv);
-  bar.tick(files.size);
+  const validated = progress('validate', files.size);
+  validateFiles(files, ajv, () => validated.tick());
 
   // The bulk tables are read from the validated documents above, so they cannot disagree with the JSON files;
   // a worker builds them (and the SQLite file) while this thread writes the JSON and iCalendar texts.
   const bulkStarted = Date.now();
-  const bulkDone = bulkInWorker(files);
+  const bulkProgress = { tables: 'starting', sqlite: 'starting' };
+  const bulkDone = bulkInWorker(files, bulkProgress);
   const serialized = new Map<string, string | Uint8Array>();
-  for (const path of [...files.keys()].sort()) serialized.set(path, stableJson(files.get(path)));
+  const written = progress('serialize', files.size);
+  for (const path of [...files.keys()].sort()) {
+    serialized.set(path, stableJson(files.get(path)));
+    written.tick();
+  }
   // iCalendar feeds from the same validated year documents (lib/icalendar.ts, shared with the API).
-  const ics = emitIcs(files);
+  const yearFiles = [...files.keys()].filter((p) => /^business-days\/[^/]+\/\d{4}\.json$/.test(p)).length;
+  const feeds = progress('ics', yearFiles);
+  const ics = emitIcs(files, () => feeds.tick());
   for (const [path, text] of ics) serialized.set(path, text);
   step(`[ics] ${ics.size} calendar files`);
-  const bulk = await bulkDone;
+  // The workers report what they are doing; while this thread waits for them, say it every 3 s.
+  const waiting = setInterval(() => step(`[bulk] tables: ${bulkProgress.tables}; sqlite: ${bulkProgress.sqlite}`), 3000);
+  const bulk = await bulkDone.finally(() => clearInterval(waiting));
   for (const [path, data] of bulk.files) serialized.set(path, data);
   step(`[bulk] ${bulk.tables} tables, ${bulk.files.size} files in ${((Date.now() - bulkStarted) / 1000).toFixed(1)}s`);
   const counts = {
@@ -366,13 +378,15 @@ export async function build({
   // The README is part of the content (the manifest hashes it), so it holds no version: only counts and sources.
   serialized.set('README.md', emitReadme({ ...counts, tzdata }));
   const { source, release, license, package: pkg, package_version } = BOUNDARIES;
-  const manifest = emitManifest(serialized, sources, counts, { source, release, license, package: pkg, package_version, tzdata_version: tzdata, ...boundaries });
+  const hashed = progress('manifest', serialized.size);
+  const manifest = emitManifest(serialized, sources, counts, { source, release, license, package: pkg, package_version, tzdata_version: tzdata, ...boundaries }, () => hashed.tick());
   validateFiles([['manifest.json', manifest]], ajv);
   serialized.set('manifest.json', stableJson(manifest));
 
   step(`[publish] ${serialized.size} files`);
   rmSync(join(outDir, '.inputs'), { force: true }); // no moment where a stamp names another dataset's inputs
-  publish(outDir, serialized);
+  const published = progress('publish', serialized.size);
+  publish(outDir, serialized, () => published.tick());
   writeInputsStamp(outDir, digest);
   const bytes = [...serialized.values()].reduce((n, t) => n + Buffer.byteLength(t), 0);
   step(`built dataset ${manifest.version}: ${serialized.size} files, ${(bytes / 1e6).toFixed(1)} MB in ${((Date.now() - started) / 1000).toFixed(1)}s`);

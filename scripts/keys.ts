@@ -8,7 +8,7 @@
  * renamed), so a running server never reads half of it; a file that is not a
  * valid keys file is refused, never overwritten (that would drop every key).
  * Every failure is one line on stderr and exit status 2, never a stack trace
- * (issue 15: `--help` crashed with one).
+ * (`--help` included).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createKey, defaultKeysFile, readKeys, revokeKey, type KeyRecord } from '../server/access/keys.js';

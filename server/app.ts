@@ -91,7 +91,7 @@ export function createApp({ store, timezones, access, now = () => new Date(), an
   app.route('/v1/astronomy', astronomyRoutes({ capitalOf: (code) => places[code], now, zones: timezones }));
   const zoneYears = { first_year: new Date(timezones.window.start).getUTCFullYear(), last_year: new Date(timezones.window.end - 1).getUTCFullYear() };
   const dataset = { version: store.manifest.version, range: store.list.range, zones: zoneYears };
-  // The index: what the API offers and where its documentation is (issue 15: the start-up line pointed at a 404).
+  // The index: what the API offers and where its documentation is (the start-up line points at it).
   const index = utf8.encode(JSON.stringify(apiIndex(dataset)));
   app.get('/', fixed(index));
   app.get('/v1', fixed(index));

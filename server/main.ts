@@ -154,7 +154,7 @@ interface KeptEntry {
 /**
  * The fast path's answer once the gate has decided: its refusal, or the kept answer as respond()
  * makes it for this request. Headers go to writeHead as a flat list, as the gate made them, with
- * the answer's appended: no record is built or copied (issue 15: the records cost a third of the gate).
+ * the answer's appended: no record is built or copied (measured: the records cost a third of the gate).
  */
 function sendKept(req: IncomingMessage, res: ServerResponse, entry: KeptEntry, now: number, d: PairsDecision): void {
   if ('answer' in d) {
@@ -183,7 +183,7 @@ function failFast(res: ServerResponse, version: string, err: unknown): void {
 }
 
 /**
- * The hot path (issue 15): a GET whose answer was kept (a pure function of its target and the
+ * The hot path: a GET whose answer was kept (a pure function of its target and the
  * dataset, or one that holds until an instant; see answer-headers.ts) is answered here, from
  * Node's request, without a WHATWG Request, Hono or a promise: the same gate (in the same tick
  * when it can), then respond(), the function answer() uses, so the headers and bytes are the same.
@@ -330,11 +330,13 @@ export function startServer({
   useGeoCache(setting(() => geoCacheBytes()));
   const answerCache = setting(() => answerCacheBytes());
   const store = readDataset(dataDir, () => new DatasetStore(dataDir));
-  const keys = new KeyRing(keysFile);
-  const limiter = new Limiter(limits, redisUrl);
   // ACCESS_CONTROL=off serves every area uncounted: for a deployment whose own gateway
-  // authenticates, and for the benchmark's measure of what the gate costs.
-  const access = process.env.ACCESS_CONTROL === 'off' ? undefined : { keys, limiter, trustProxy: process.env.TRUST_PROXY === '1', ipv6Prefix };
+  // authenticates, and for the benchmark's measure of what the gate costs. Then no keys file is
+  // read (nor its absence logged) and no counters store is reached.
+  const gated = process.env.ACCESS_CONTROL !== 'off';
+  const keys = gated ? new KeyRing(keysFile) : undefined;
+  const limiter = gated ? new Limiter(limits, redisUrl) : undefined;
+  const access = keys && limiter ? { keys, limiter, trustProxy: process.env.TRUST_PROXY === '1', ipv6Prefix } : undefined;
   const app = readDataset(dataDir, () => createApp({ store, timezones: new TimezoneStore(dataDir), access, now: countingClock, answerCacheBytes: answerCache }));
   const version = store.manifest.version;
   const jsonError = (status: number, code: string, message: string, extra?: Record<string, string>) => {
@@ -401,8 +403,8 @@ export function startServer({
   return new Promise((resolve, reject) => {
     const stopTimers = () => {
       clearInterval(stallTimer);
-      keys.close();
-      void limiter.close();
+      keys?.close();
+      void limiter?.close();
     };
     // A port in use was an unhandled 'error' event: a stack trace instead of the reason.
     server.once('error', (err: NodeJS.ErrnoException) => {
@@ -459,7 +461,8 @@ function listenError(err: NodeJS.ErrnoException, port: number, hostname: string)
 export function listenMessage(port: number, store: DatasetStore, hostname = process.env.HOST ?? '0.0.0.0'): string {
   const host = hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname.includes(':') ? `[${hostname}]` : hostname;
   const base = `http://${host}:${port}`;
-  return `refdata dataset ${store.manifest.version} listening on ${base}/v1 (docs: ${base}/docs, health: ${base}/healthz; rate-limit store: ${process.env.REDIS_URL ? 'redis' : 'memory'})`;
+  const access = process.env.ACCESS_CONTROL === 'off' ? 'access control off: every area open and uncounted' : `rate-limit store: ${process.env.REDIS_URL ? 'redis' : 'memory'}`;
+  return `refdata dataset ${store.manifest.version} listening on ${base}/v1 (docs: ${base}/docs, health: ${base}/healthz; ${access})`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

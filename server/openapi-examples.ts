@@ -2,7 +2,7 @@
  * Real examples for the OpenAPI description. Each operation's example
  * requests are answered through the app itself at start, so /docs shows what
  * a caller gets from the dataset being served, not placeholders such as
- * `"start": "2019-08-24"` (issue 15).
+ * `"start": "2019-08-24"`.
  */
 
 /** One example request and the 200 the app answered to it. */

@@ -15,7 +15,7 @@ const acceptedNames = new Map<string, readonly string[]>();
  * The request's query, refusing any parameter the endpoint does not take
  * with 400 `unknown_parameter`: a misspelled one (`?dat=2026-07-03`) was
  * ignored and the default answered in its place, a wrong answer that looks
- * right (issue 15). Every handler reads its query through this, first.
+ * right. Every handler reads its query through this, first.
  *
  * @param accepted the endpoint's parameter names, separated by spaces ('' for none)
  * @example const q = queryOf(c, 'date type');

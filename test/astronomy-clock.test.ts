@@ -1,5 +1,5 @@
 /**
- * One clock for every area (issue 24, item 4): astronomy writes its times with
+ * One clock for every area: astronomy writes its times with
  * the offsets /v1/timezones answers, from the dataset's tzdata, never the
  * runtime's. For every zone the dataset serves, at instants from 1900 to 2100,
  * the offset in an astronomy answer equals `GET /v1/timezones/{id}?at=` at that

@@ -1,5 +1,5 @@
 /**
- * Work done once (issue 24, item 3): answers computed from the request and the
+ * Work done once: answers computed from the request and the
  * dataset (range feeds, transitions, answers for an instant, business-day
  * checks) are kept by what they depend on, so another spelling of the same
  * request (letter case, parameter order, another offset for the same instant)

@@ -250,8 +250,13 @@ describe('large static answers are cached and compressed', () => {
     console.log(`docs bundle: ${statuses.filter((s) => s === 200).length} full answers to one address, then ${refused?.status}`);
     expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
     expect(refused).toBeDefined();
-    expect(expectJsonError(refused!, 429).error.code).toBe('rate_limited');
+    const { error } = expectJsonError(refused!, 429);
+    expect(error.code).toBe('rate_limited');
     expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(0);
+    // The message names the instant the window ends, as the gate's 429s do: Retry-After seconds from now.
+    const at = /resets in (\d+) s \(at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)\)\.$/.exec(error.message);
+    expect(at, error.message).not.toBeNull();
+    expect(Math.abs(Date.parse(at![2]) - (Date.now() + Number(at![1]) * 1000))).toBeLessThan(5_000);
     // Another address is not affected.
     expect((await c.get(BUNDLE, { 'x-forwarded-for': '198.51.100.4', 'accept-encoding': 'br' })).status).toBe(200);
     c.close();

@@ -594,11 +594,12 @@ export function dataPackage(tables: BulkTable[], csv: Map<string, string>, attri
  * The files of bulk/ but the SQLite one, from the tables: {name}.csv for every table, {name}.csv.gz for those over
  * GZIP_OVER. Each CSV is validated against its Table Schema here.
  */
-export function emitCsv(tables: BulkTable[]): { csv: Map<string, string>; files: Map<string, string | Buffer> } {
+export function emitCsv(tables: BulkTable[], onTable: (name: string) => void = () => {}): { csv: Map<string, string>; files: Map<string, string | Buffer> } {
   const byName = new Map(tables.map((t) => [t.name, t]));
   const csv = new Map<string, string>();
   const out = new Map<string, string | Buffer>();
   for (const t of tables) {
+    onTable(t.name);
     const text = toCsv(t);
     validateCsv(t, text, byName);
     csv.set(t.name, text);

@@ -7,7 +7,7 @@ import { renderFeed } from '../../lib/icalendar.js';
 import type { BusinessDaysLocations, BusinessDaysYear } from '../../lib/schema-types.js';
 
 /** business-days/{code}/{year}.ics for every year document in `files`. */
-export function emitIcs(files: ReadonlyMap<string, unknown>): Map<string, string> {
+export function emitIcs(files: ReadonlyMap<string, unknown>, onFile: () => void = () => {}): Map<string, string> {
   const list = files.get('business-days/index.json') as BusinessDaysLocations;
   const names = new Map(list.locations.map((l) => [l.location, l.name]));
   const out = new Map<string, string>();
@@ -15,6 +15,7 @@ export function emitIcs(files: ReadonlyMap<string, unknown>): Map<string, string
     const m = /^business-days\/([^/]+)\/(\d{4})\.json$/.exec(path);
     if (!m) continue;
     const year = doc as BusinessDaysYear;
+    onFile();
     out.set(`business-days/${m[1]}/${m[2]}.ics`, renderFeed({ location: year.location, name: names.get(year.location) ?? year.location, years: [year] }));
   }
   return out;

@@ -20,10 +20,12 @@ export function emitManifest(
   sources: Manifest['sources'],
   counts: Manifest['counts'],
   timezoneBoundaries?: Manifest['timezone_boundaries'],
+  onFile: () => void = () => {},
 ): Manifest {
   const files: Manifest['files'] = {};
   for (const path of [...serialized.keys()].sort()) {
     const data = serialized.get(path)!;
+    onFile();
     files[path] = { sha256: sha256(data), bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength };
   }
   return { dataset: 'refdata', version: datasetVersion(files), sources, counts, ...(timezoneBoundaries ? { timezone_boundaries: timezoneBoundaries } : {}), files };

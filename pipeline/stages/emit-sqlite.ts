@@ -77,19 +77,22 @@ FROM (
 let sqlJs: ReturnType<typeof initSqlJs> | undefined;
 
 /** The database file's bytes. Throws when a foreign key does not hold. */
-export async function emitSqlite(tables: BulkTable[]): Promise<Buffer> {
+/** `onStep` hears each step as it starts (a table's rows, the indexes, VACUUM), for the build's progress lines. */
+export async function emitSqlite(tables: BulkTable[], onStep: (what: string) => void = () => {}): Promise<Buffer> {
   const SQL = await (sqlJs ??= initSqlJs());
   const db: Database = new SQL.Database();
   try {
     db.run(`PRAGMA page_size = ${PAGE_SIZE}; PRAGMA journal_mode = OFF; PRAGMA user_version = 1;`);
     db.run('BEGIN');
     for (const t of tables) {
+      onStep(`table ${t.name} (${t.rows.length} rows)`);
       db.run(createTable(t));
       for (let i = 0; i < t.rows.length; i += ROWS_PER_INSERT) {
         const values = t.rows.slice(i, i + ROWS_PER_INSERT).map((r) => `(${r.map(sqlLiteral).join(',')})`);
         db.run(`INSERT INTO ${quote(t.name)} VALUES ${values.join(',')};`);
       }
     }
+    onStep('indexes, views and calendar_dates');
     for (const sql of INDEXES) db.run(sql);
     for (const sql of VIEWS) db.run(sql);
     db.run(`INSERT INTO calendar_dates (date)
@@ -98,6 +101,7 @@ export async function emitSqlite(tables: BulkTable[]): Promise<Buffer> {
     db.run('COMMIT');
     const broken = db.exec('PRAGMA foreign_key_check');
     if (broken.length) throw new Error(`refdata.sqlite: foreign keys do not hold: ${JSON.stringify(broken[0].values.slice(0, 5))}`);
+    onStep('ANALYZE and VACUUM');
     db.run('ANALYZE; VACUUM;');
     return Buffer.from(db.export());
   } finally {

@@ -343,9 +343,13 @@ export function buildSeats(src: SeatSources, zoneAt: (latitude: number, longitud
  * The seats, read with geo-tz for the zone. geo-tz's first answer is taken (the zone whose polygon holds
  * the point; at sea its Etc/GMT±N zone), then resolved through tzdata's links.
  */
-export async function ingestSeats(sourcesDir: string): Promise<SeatReport> {
+/** `onStep` hears each part as it starts (for the build's progress lines). */
+export async function ingestSeats(sourcesDir: string, onStep: (what: string) => void = () => {}): Promise<SeatReport> {
+  onStep('[seats] GeoNames cities and the ISO 3166-2 joins');
+  const sources = loadSeatSources(sourcesDir);
+  onStep('[seats] geo-tz, and a seat and its zone for every subdivision');
   const { find } = await import('geo-tz/all');
-  return buildSeats(loadSeatSources(sourcesDir), (lat, lon) => find(lat, lon)[0]);
+  return buildSeats(sources, (lat, lon) => find(lat, lon)[0]);
 }
 
 /** Entries for attribution.json. */

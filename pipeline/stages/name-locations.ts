@@ -1,5 +1,5 @@
 /**
- * Stage: one name and one time zone per location, shared by every area (issue 15:
+ * Stage: one name and one time zone per location, shared by every area (before it,
  * /v1/business-days said "Antigua & Barbuda" in America/Port_of_Spain while
  * /v1/countries/AG said "Antigua and Barbuda" in America/Antigua).
  *

@@ -42,11 +42,12 @@ export function schemaFor(path: string): string | undefined {
 }
 
 /** Throws listing every invalid file (up to 20) with the first errors of each. */
-export function validateFiles(files: Iterable<[string, unknown]>, ajv = createAjv()): number {
+export function validateFiles(files: Iterable<[string, unknown]>, ajv = createAjv(), onFile: () => void = () => {}): number {
   const problems: string[] = [];
   let count = 0;
   for (const [path, doc] of files) {
     count++;
+    onFile();
     const schema = schemaFor(path);
     if (!schema) {
       problems.push(`${path}: no schema is defined for this path`);

@@ -11,6 +11,7 @@
  * wait (a key first seen, counters in Redis).
  */
 import { clientBlock } from '../../lib/client-block.js';
+import { formatInstant } from '../../lib/rfc3339.js';
 import { ApiError } from '../errors.js';
 import type { KeyRecord, KeyRing } from './keys.js';
 import type { Limiter, Verdict } from './limiter.js';
@@ -83,7 +84,7 @@ const toResult = (d: PairsDecision): GateResult => ('answer' in d ? { response: 
 /**
  * Said when a request carries an Authorization header: callers used to bearer
  * tokens send the key there, are served as anonymous, and were told nothing
- * about why (issue 15). The header's value is never quoted.
+ * about why. The header's value is never quoted.
  */
 const AUTHORIZATION_HINT = 'This API does not read the Authorization header: send the key in the X-API-Key header instead (X-API-Key: <key>, no Bearer prefix).';
 
@@ -96,11 +97,6 @@ function paidPlanMessage(plan: Plan, authorization: boolean): string {
   if (plan !== 'anonymous') return 'The free plan cannot use the business-days, travel and astronomy areas: they need a starter, pro or growth plan.';
   const base = 'Anonymous callers cannot use the business-days, travel and astronomy areas: they need a key of a starter, pro or growth plan in the X-API-Key header.';
   return authorization ? `${base} ${AUTHORIZATION_HINT}` : base;
-}
-
-/** An instant as RFC 3339 in UTC, to the second: 2026-11-22T00:00:00Z. */
-function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19) + 'Z';
 }
 
 export function createGate({ keys, limiter, trustProxy, ipv6Prefix = 64, routeExists = () => true, baseHeaders }: GateOptions) {
@@ -122,7 +118,7 @@ export function createGate({ keys, limiter, trustProxy, ipv6Prefix = 64, routeEx
   const count = (plan: Plan, reference: boolean, verdict: Verdict): PairsDecision => {
     if (!verdict.allowed) {
       const limits = { 'ratelimit-limit': String(verdict.limit), 'ratelimit-remaining': String(verdict.remaining), 'ratelimit-reset': String(verdict.reset) };
-      const err = new ApiError(429, 'rate_limited', `The ${plan} plan's limit of ${verdict.limit} requests is used up; it resets in ${verdict.reset} s (at ${rfc3339(verdict.resetAt)}).`);
+      const err = new ApiError(429, 'rate_limited', `The ${plan} plan's limit of ${verdict.limit} requests is used up; it resets in ${verdict.reset} s (at ${formatInstant(verdict.resetAt)}).`);
       return refuse(err, Object.assign(limits, reference ? CORS : {}, { 'retry-after': String(verdict.reset) }));
     }
     const pairs = basePairs.slice();

@@ -181,7 +181,7 @@ function signatureOf(path: string): string {
  * the check due at the window's end and share it. A flood of unknown keys
  * thus costs at most ten stats a second (and a read only when the file
  * changed), and a key written to the file before its first request is always
- * found (issue 15: a new key was refused for up to a second).
+ * found (a check by modification time alone refused a new key for up to a second).
  */
 export const UNKNOWN_KEY_CHECK_MS = 100;
 

@@ -8,7 +8,7 @@
  * The memory counters are counted synchronously (MemoryCounter, the fixed
  * windows of rate-limiter-flexible's RateLimiterMemory without its promises):
  * checkNow() gives the verdict in the same tick, so that an answer needs no
- * promise when no Redis is involved (issue 15: the promise alone cost about a
+ * promise when no Redis is involved (measured: the promise alone cost about a
  * sixth of the throughput).
  */
 import { Redis } from 'ioredis';
@@ -109,7 +109,7 @@ export class Limiter {
   /**
    * Each caller's quota counter key (`identity:period`), per kind of period, for the period it was
    * made in: building and hashing the joined string on every request cost a tenth of the gate
-   * (issue 15). Emptied when its period ends, so it never holds more callers than that period's counters.
+   * (measured). Emptied when its period ends, so it never holds more callers than that period's counters.
    */
   private readonly quotaKeys = { day: { id: '', keys: new Map<string, string>() }, month: { id: '', keys: new Map<string, string>() } };
   private readonly redis?: Redis;

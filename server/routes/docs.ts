@@ -7,6 +7,7 @@
  * (DOCS_BUDGET): 16 sockets once pulled 44.5 GB of the bundle in 30 s.
  */
 import { readFileSync } from 'node:fs';
+import { formatInstant } from '../../lib/rfc3339.js';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Hono, type Context } from 'hono';
@@ -207,7 +208,8 @@ export function docsRoutes(data: DatasetInfo, { trustProxy = process.env.TRUST_P
     const bytes = c.req.method === 'HEAD' || res.status === 304 ? 0 : representation(c, body).bytes.length;
     const retryAfter = budget.take(budgetAddress(c, trustProxy, ipv6Prefix), bytes);
     if (retryAfter === undefined) return res;
-    const err = new ApiError(429, 'rate_limited', `This address has used its ${DOCS_BUDGET.bytes / 1024 / 1024} MiB of documentation for this ${DOCS_BUDGET.windowMs / 60_000}-minute window; it resets in ${retryAfter} s.`);
+    const resetsAt = formatInstant(Date.now() + retryAfter * 1000);
+    const err = new ApiError(429, 'rate_limited', `This address has used its ${DOCS_BUDGET.bytes / 1024 / 1024} MiB of documentation for this ${DOCS_BUDGET.windowMs / 60_000}-minute window; it resets in ${retryAfter} s (at ${resetsAt}).`);
     return answerJson(c, err.toBody(), 429, { 'retry-after': String(retryAfter) });
   };
   const html = { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': DOCS_CSP, 'x-content-type-options': 'nosniff' };
