@@ -28,16 +28,14 @@
 import { hash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
-import { CACHE_NONE, cachePolicy } from './areas.js';
+import { cachePolicy } from './areas.js';
+import { errorHeaders } from './errors.js';
 
 /** Precomputed answers are kept as UTF-8 bytes: encoding a string on every request costs throughput. */
 export const utf8 = new TextEncoder();
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const JSON_ONLY = { 'content-type': JSON_TYPE };
-
-/** Cache-Control by area: the table of server/areas.ts. */
-export { CACHE_NONE, CACHE_PRIVATE, CACHE_PUBLIC } from './areas.js';
 
 /** The Cache-Control of cacheUntil, without noting it (server/main.ts's fast path). */
 export function maxAgeUntil(nowMs: number, untilMs: number): string {
@@ -370,7 +368,7 @@ export function answer(c: Context, body: string | Uint8Array<ArrayBuffer>, statu
   validity = undefined;
   const base = answerHeaders(c);
   // Content-Length on every answer: a HEAD (which Hono answers from the GET's Response, body dropped) gets it too.
-  if (status !== 200) return new Response(body, { status, headers: Object.assign({}, base, { 'cache-control': CACHE_NONE }, extra, { 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) }) });
+  if (status !== 200) return new Response(body, { status, headers: errorHeaders(base, body, extra) });
   const env = c.env as AnswerEnv | undefined;
   const kept = keep(env?.datasetVersion ?? 'dev', c.req.path, body, extra);
   const keeper = env?.incoming?.[KEEPER];

@@ -9,7 +9,7 @@ import { answer, answerJson, utf8 } from './answer-headers.js';
 import { createGate } from './access/gate.js';
 import type { KeyRing } from './access/keys.js';
 import type { Limiter } from './access/limiter.js';
-import { ApiError, redactKeys } from './errors.js';
+import { ApiError, errorAnswer, redactKeys } from './errors.js';
 import { apiIndex, exampleTargets } from './openapi.js';
 import { answerExamples, type Examples } from './openapi-examples.js';
 import { MAX_URL_LENGTH, queryOf } from './query.js';
@@ -132,8 +132,8 @@ export function createApp({ store, timezones, access, now = () => new Date(), an
   app.fetch = (req, env, ctx) => {
     const target = pathAndQuery(req.url);
     if (target.length > MAX_URL_LENGTH) {
-      const err = new ApiError(414, 'uri_too_long', `The request target is longer than ${MAX_URL_LENGTH} characters`);
-      return Response.json(err.toBody(), { status: 414, headers: { ...baseHeaders, 'cache-control': 'no-store' } });
+      const { status, headers, body } = errorAnswer(new ApiError(414, 'uri_too_long', `The request target is longer than ${MAX_URL_LENGTH} characters`), baseHeaders);
+      return new Response(body, { status, headers });
     }
     const e = (env ?? {}) as Env; // @hono/node-server makes a fresh env per request: safe to extend
     e.datasetVersion = store.manifest.version;

@@ -1,6 +1,7 @@
 /** Every error leaves the server as { error: { status, code, message, parameter? } }. */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorResponse } from '../lib/schema-types.js';
+import { CACHE_NONE } from './areas.js';
 
 /**
  * Anything shaped like an API key: "rdk_" (any case, the underscore possibly
@@ -32,6 +33,24 @@ export class ApiError extends Error {
     if (this.parameter) error.parameter = this.parameter;
     return { error };
   }
+}
+
+/** The headers every error answer carries besides its base (the gate's or the server's): JSON, never cached. */
+const ERROR_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': CACHE_NONE };
+
+/**
+ * The one way an error answer's headers are made, for the app's routes (answer()), the gate and the server's
+ * own errors (server/main.ts): `base` first (a key already there keeps its place), then JSON and no-store, then
+ * the answer's own (`allow`, `retry-after`, RateLimit-*), then the Content-Length of `body`.
+ */
+export function errorHeaders(base: Record<string, string>, body: string | Uint8Array, extra?: Record<string, string>): Record<string, string> {
+  return Object.assign({}, base, ERROR_HEADERS, extra, { 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) });
+}
+
+/** An error's status, headers and JSON text: errorHeaders() around ApiError.toBody(). */
+export function errorAnswer(err: ApiError, base: Record<string, string> = {}, extra?: Record<string, string>): { status: ContentfulStatusCode; headers: Record<string, string>; body: string } {
+  const body = JSON.stringify(err.toBody());
+  return { status: err.status, headers: errorHeaders(base, body, extra), body };
 }
 
 export const badRequest = (code: string, message: string, parameter?: string) => new ApiError(400, code, message, parameter);

@@ -8,7 +8,8 @@ import { answerCacheBytes } from './computed-answers.js';
 import { countingClock, KEEPER, maxAgeUntil, respond, respondPairs, type AnswerKeeper, type Kept } from './answer-headers.js';
 import { createGate, GATE_HEADER_NAMES, recordOf, type PairsDecision } from './access/gate.js';
 import { defaultKeysFile, KeyRing } from './access/keys.js';
-import { exitOnStartupError, StartupError } from './errors.js';
+import { ApiError, errorAnswer, exitOnStartupError, StartupError } from './errors.js';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { Limiter } from './access/limiter.js';
 import { planLimits } from './access/plans.js';
 import { areaOf, gatedAreaOf, type Area } from './areas.js';
@@ -218,17 +219,9 @@ function fastPath(gate: ReturnType<typeof createGate> | undefined, baseHeaders: 
   };
 }
 
-/** The JSON error every answer shares (server/errors.ts), as status, headers and body. */
+/** The server's own errors (outside the app): server/errors.ts's errorAnswer, with the dataset version. */
 function errorParts(version: string, status: number, code: string, message: string, extra: Record<string, string> = {}) {
-  const body = JSON.stringify({ error: { status, code, message } });
-  const headers: Record<string, string> = {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(body)),
-    'x-dataset-version': version,
-    'cache-control': 'no-store',
-    ...extra,
-  };
-  return { status, headers, body };
+  return errorAnswer(new ApiError(status as ContentfulStatusCode, code, message), { 'content-type': 'application/json; charset=utf-8', 'x-dataset-version': version }, extra);
 }
 
 /** The same error written straight onto a socket, for requests Node's parser rejected before any response object exists. */

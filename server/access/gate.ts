@@ -12,7 +12,7 @@
  */
 import { clientBlock } from '../../lib/client-block.js';
 import { formatInstant } from '../../lib/rfc3339.js';
-import { ApiError } from '../errors.js';
+import { ApiError, errorAnswer } from '../errors.js';
 import type { KeyRecord, KeyRing } from './keys.js';
 import type { Limiter, Verdict } from './limiter.js';
 import { gatedAreaOf, type Area } from '../areas.js';
@@ -67,9 +67,6 @@ export function recordOf(pairs: readonly string[]): Record<string, string> {
   return record;
 }
 
-function errorAnswer(err: ApiError, headers: Record<string, string> = {}): { answer: GateAnswer } {
-  return { answer: { status: err.status, headers: Object.assign({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, headers), body: JSON.stringify(err.toBody()) } };
-}
 
 function header(req: Request | undefined, incoming: NodeIncoming | undefined, name: string): string | undefined {
   if (incoming) {
@@ -102,7 +99,7 @@ function paidPlanMessage(plan: Plan, authorization: boolean): string {
 export function createGate({ keys, limiter, trustProxy, ipv6Prefix = 64, routeExists = () => true, baseHeaders }: GateOptions) {
   // Every answer, refusals included, names the dataset it comes from.
   const version = { 'x-dataset-version': baseHeaders['x-dataset-version'] };
-  const refuse = (err: ApiError, headers: Record<string, string> = {}) => errorAnswer(err, Object.assign({}, version, headers));
+  const refuse = (err: ApiError, headers: Record<string, string> = {}): { answer: GateAnswer } => ({ answer: errorAnswer(err, {}, Object.assign({}, version, headers)) });
   /** A key's counting identity (its hash's first 32 digits), made once per key record. */
   const identities = new WeakMap<KeyRecord, string>();
   const identityOf = (record: KeyRecord) => {
