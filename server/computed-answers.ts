@@ -31,8 +31,6 @@ export function answerCacheBytes(env = process.env.ANSWER_CACHE_MB): number {
 
 export class ComputedAnswers {
   private readonly cache: LRUCache<string, Uint8Array<ArrayBuffer>>;
-  hits = 0;
-  misses = 0;
 
   constructor(readonly maxBytes = DEFAULT_ANSWER_CACHE_MB * 1024 * 1024) {
     this.cache = new LRUCache({ maxSize: maxBytes, maxEntrySize: Math.max(1, Math.floor(maxBytes / 16)), sizeCalculation: (body, key) => key.length * 2 + body.byteLength });
@@ -45,11 +43,7 @@ export class ComputedAnswers {
    */
   get(key: string, make: () => string | undefined): Uint8Array<ArrayBuffer> | undefined {
     const kept = this.cache.get(key);
-    if (kept !== undefined) {
-      this.hits++;
-      return kept;
-    }
-    this.misses++;
+    if (kept !== undefined) return kept;
     const text = make();
     if (text === undefined) return undefined;
     const body = utf8.encode(text);
