@@ -21,6 +21,7 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { astronomyRoutes, type AstronomyPlace } from '../server/routes/astronomy.js';
+import { Clock } from '../server/clock.js';
 import { zoneAt } from '../server/geo.js';
 import { TimezoneStore } from '../server/timezone-store.js';
 import type { ZoneTimeline } from '../lib/zone-timeline.js';
@@ -77,7 +78,7 @@ for (const [name, xs] of Object.entries(results)) {
 }
 
 const { places } = JSON.parse(readFileSync(join(dataDir, 'v1', 'astronomy', 'places.json'), 'utf8')) as { places: Record<string, AstronomyPlace> };
-const app = astronomyRoutes({ capitalOf: (code) => places[code], now: () => new Date(), zones });
+const app = astronomyRoutes({ capitalOf: (code) => places[code], clock: new Clock(), zones });
 const dates = cases.map((c) => c.date);
 const routes: [string, (date: string) => string][] = [
   ['country NO (Oslo)', (date) => `/sun/NO?date=${date}`],

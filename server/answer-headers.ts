@@ -6,8 +6,9 @@
  * the throughput and takes @hono/node-server off its fast path.
  *
  * Every 200 carries an ETag (dataset version + a hash of the body) and a
- * Cache-Control chosen by area; a request whose If-None-Match names the
- * current ETag gets a 304 without a body.
+ * Cache-Control chosen by area (server/areas.ts); a request whose If-None-Match
+ * names the current ETag gets a 304 without a body. How long an answer holds
+ * is its route's to say (server/clock.ts).
  *
  * Large precomputed answers (byte arrays of COMPRESS_MIN_BYTES or more: the
  * docs bundle, the description, country pages, location lists) are sent with
@@ -15,21 +16,21 @@
  * the result kept with it (a WeakMap on the bytes), never per request. Answers
  * computed from the request are byte arrays too, kept by what they depend on
  * (server/computed-answers.ts), so they are compressed once as well; the few
- * built per request as strings (answers for now, errors) are small and sent as
- * they are. Every answer carries its Content-Length, so a HEAD has it too.
+ * built per request as strings (answers for now) are small and sent as they
+ * are. Every answer carries its Content-Length, so a HEAD has it too.
  *
- * An answer's request-independent part (Kept: body, ETag, the headers after
- * the gate's) is computed once per precomputed byte array and kept with it.
- * respond() turns it into what one request gets (its coding, or a 304); the
- * fast path of server/main.ts sends kept answers again without their route
- * when answer() found them to be a pure function of the request target and the
- * dataset (see AnswerKeeper).
+ * An answer's request-independent part (Kept: body, ETag, Cache-Control, the
+ * route's own headers) is computed once per precomputed byte array and kept
+ * with it. respond() turns it into what one request gets (its coding, or a
+ * 304), for answer() and for the fast path of server/main.ts alike, which
+ * sends kept answers again without their route for as long as they hold.
  */
 import { hash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
-import { cachePolicy } from './areas.js';
-import { errorHeaders } from './errors.js';
+import { CACHE_PUBLIC, cachePolicy } from './areas.js';
+import { holdsUntil, timeReadOf, type Holds } from './clock.js';
+import { type ApiError, errorHeaders } from './errors.js';
 
 /** Precomputed answers are kept as UTF-8 bytes: encoding a string on every request costs throughput. */
 export const utf8 = new TextEncoder();
@@ -37,72 +38,21 @@ export const utf8 = new TextEncoder();
 const JSON_TYPE = 'application/json; charset=utf-8';
 const JSON_ONLY = { 'content-type': JSON_TYPE };
 
-/** The Cache-Control of cacheUntil, without noting it (server/main.ts's fast path). */
+/** Cache-Control of a public answer that holds until `untilMs` (at most an hour), as read at `nowMs`. */
 export function maxAgeUntil(nowMs: number, untilMs: number): string {
   const seconds = Math.max(0, Math.min(3600, Math.floor((untilMs - nowMs) / 1000)));
   return `public, max-age=${seconds}, must-revalidate`;
 }
 
-/** Cache-Control for an answer that stays right until `untilMs` (at most an hour). */
-export function cacheUntil(nowMs: number, untilMs: number): string {
-  const value = maxAgeUntil(nowMs, untilMs);
-  validity = { header: value, until: untilMs };
-  return value;
-}
-
-/**
- * Which answers depend on the time. Routes read the time only through the clock
- * their app is given (createApp's `now`, which business days' `today` uses too);
- * server/main.ts gives it countingClock. Routes run synchronously, and every run
- * that reaches a route ends in one answer() (errors too, through onError), so an
- * answer() that sees no read since the previous answer() comes from a route that
- * did not read the clock: it is a function of the request target and the dataset
- * alone. A read that belongs to another run only makes an answer look
- * time-dependent (not kept), never the reverse. An answer that read the clock and
- * carries the Cache-Control cacheUntil made for it (timezones "now") holds until
- * that instant. The business-day routes read the clock only for today's date in a
- * location's zone (a default date or year): as every zone's offset is a whole number
- * of minutes, no date anywhere changes before the next whole minute (UTC) after the
- * read, so their answers hold until then.
- */
-let clockReads = 0;
-let clockReadsSeen = 0;
-/** The first clock read since the previous answer(), in epoch ms. */
-let firstRead = 0;
-let validity: { header: string; until: number } | undefined;
-
-/** The current instant, counted (see above). */
-export function countingClock(): Date {
-  const ms = Date.now();
-  if (clockReads === clockReadsSeen) firstRead = ms;
-  clockReads++;
-  return new Date(ms);
-}
-
-/** The area whose routes read the clock for today's date only. */
-const DATE_ONLY_AREA = '/v1/business-days';
-const MINUTE_MS = 60_000;
-
-/**
- * Until when an answer holds as far as the time goes (Infinity: for good), and whether its
- * Cache-Control is cacheUntil's (then remade for each request); undefined when not known.
- */
-function holdsUntil(readClock: boolean, holds: typeof validity, path: string, extra: Record<string, string> | undefined): { until: number; maxAge: boolean } | undefined {
-  if (!readClock) return { until: Infinity, maxAge: false };
-  if (holds !== undefined && extra?.['cache-control'] === holds.header) return { until: holds.until, maxAge: true };
-  if (path.startsWith(DATE_ONLY_AREA)) return { until: (Math.floor(firstRead / MINUTE_MS) + 1) * MINUTE_MS, maxAge: false };
-  return undefined;
-}
-
 /**
  * Keeps answers for server/main.ts's fast path, which puts it on Node's request
  * (incoming[KEEPER]) for the GET requests it may answer again; answer() offers it
- * each 200 of such a request that does not depend on the time (until: Infinity)
- * or holds until an instant.
+ * each 200 of such a request, with the instant it holds until (clock.ts).
  */
 export interface AnswerKeeper {
   /**
-   * `maxAge`: the Cache-Control is cacheUntil(now, until), to be remade for each request.
+   * `until`: the answer holds until then (Infinity: for good).
+   * `maxAge`: its Cache-Control counts down to `until` (maxAgeUntil), to be remade for each request.
    * `pathname`: the path the app's gate judged the request by (its URL's, normalised), for the fast path's gate.
    */
   keep(target: string, kept: Kept, until: number, maxAge: boolean, pathname: string): void;
@@ -241,108 +191,82 @@ export interface Kept {
   /** Content-Length of the body as sent without a coding. */
   length: string;
   etag: string;
-  /** The headers that follow the gate's, in answer()'s order: etag, cache-control, the route's own, vary. */
-  headers: Record<string, string>;
+  cacheControl: string;
+  /** The route's own headers (a content type), then Vary for a compressible body, as a flat list [name, value, …]. */
+  own: readonly string[];
   /** Byte arrays of COMPRESS_MIN_BYTES or more: sent in the coding the client prefers. */
   compressible: boolean;
   /** Each coding's bytes and strong tag, made on first use. */
   coded?: Partial<Record<Coding, { bytes: Uint8Array<ArrayBuffer>; etag: string; length: string }>>;
-  /** `headers` as a flat list [name, value, …] for respondPairs(), made on first use. */
-  pairs?: string[];
   /** The route's own headers it was kept with (a frozen record, or none). */
-  extra?: Record<string, string>;
+  extra?: Readonly<Record<string, string>>;
 }
 
 /** The Kept of precomputed byte arrays answered without extra headers, kept with the bytes. */
 const keptBytes = new WeakMap<Uint8Array, Kept>();
 
-export function keep(version: string, path: string, body: string | Uint8Array<ArrayBuffer>, extra?: Record<string, string>): Kept {
-  const policy = cachePolicy(path);
+export function keep(version: string, body: string | Uint8Array<ArrayBuffer>, cacheControl: string, extra?: Readonly<Record<string, string>>): Kept {
   // Kept with the bytes when the route's own headers are none or a constant record (the iCalendar content type).
   const reusable = typeof body !== 'string' && (extra === undefined || Object.isFrozen(extra));
   if (reusable) {
     const k = keptBytes.get(body);
-    if (k !== undefined && k.version === version && k.headers['cache-control'] === policy && k.extra === extra) return k;
+    if (k !== undefined && k.version === version && k.cacheControl === cacheControl && k.extra === extra) return k;
   }
   const compressible = typeof body !== 'string' && body.byteLength >= COMPRESS_MIN_BYTES;
-  const etag = entityTag(version, body);
-  const headers: Record<string, string> = Object.assign({ etag, 'cache-control': policy }, extra);
-  if (compressible) headers.vary = 'Accept-Encoding';
+  const own = extra === undefined ? [] : Object.entries(extra).flat();
+  if (compressible) own.push('vary', 'Accept-Encoding');
   const length = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-  const k: Kept = { version, body, length, etag, headers, compressible, extra };
+  const k: Kept = { version, body, length, etag: entityTag(version, body), cacheControl, own, compressible, extra };
   if (reusable) keptBytes.set(body, k);
   return k;
 }
 
-export interface Sent {
-  status: 200 | 304;
-  headers: Record<string, string>;
-  body: string | Uint8Array<ArrayBuffer> | null;
-  /** Content-Length of the body (null for a 304). */
-  length: string | null;
-}
-
-/**
- * What a kept answer sends to one request: the gate's headers then the answer's, the body in the
- * coding the request prefers, or a 304 when If-None-Match names any form of it. `cacheControl`
- * replaces the kept one (answers that hold until an instant: their max-age shrinks with time).
- */
-export function respond(kept: Kept, base: Record<string, string>, acceptEncoding: string | undefined, ifNoneMatch: string | undefined, cacheControl?: string): Sent {
-  // Object.assign, not a spread: on Node 20 spreading a record costs ~0.5 µs, five times as much.
-  const headers: Record<string, string> = Object.assign({}, base, kept.headers);
-  if (cacheControl !== undefined) headers['cache-control'] = cacheControl;
-  let body: string | Uint8Array<ArrayBuffer> = kept.body;
-  let length = kept.length;
-  if (kept.compressible) {
-    const coding = preferredCoding(acceptEncoding);
-    // Each encoding is its own representation with its own strong tag (RFC 9110 8.8.3.3): the hash of the bytes sent.
-    if (coding) {
-      const form = codedForm(kept, coding);
-      headers['content-encoding'] = coding;
-      headers.etag = form.etag;
-      body = form.bytes;
-      length = form.length;
+/** Sets a header on a flat list: in place when the list has it, else at its end. */
+function setHeader(headers: string[], name: string, value: string): void {
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i] === name) {
+      headers[i + 1] = value;
+      return;
     }
   }
-  if (ifNoneMatch !== undefined && matchesAnyForm(ifNoneMatch, kept)) {
-    const { 'content-type': _type, 'content-encoding': _coding, ...rest } = headers;
-    return { status: 304, headers: rest, body: null, length: null };
+  headers.push(name, value);
+}
+
+function dropHeader(headers: string[], name: string): void {
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i] === name) {
+      headers.splice(i, 2);
+      return;
+    }
   }
-  return { status: 200, headers, body, length };
 }
 
 /**
- * respond() for the fast path, on a flat header list: appends the answer's headers (and its
- * Content-Length) to `headers`, the gate's for this request, in the order respond() and
- * server/main.ts's writeAnswer() give them. Only for a kept answer none of whose headers the gate
- * also sets (they would appear twice: respond()'s record replaces them in place instead).
- * Returns the status and the body; `headers` is then the list to write.
+ * What a kept answer sends to one request, for the app's answer() and server/main.ts's fast path alike.
+ * `headers` holds the gate's headers as a flat list [name, value, …]; respond() adds the answer's to it, in
+ * this order: ETag, Cache-Control, the route's own (one the gate also set, the content type, replaces it in
+ * place), Vary, Content-Encoding, Content-Length. The body goes in the coding the request prefers; when
+ * If-None-Match names any form of it, a 304 without a body, Content-Type, Content-Encoding or Content-Length.
+ * `cacheControl` replaces the kept one (answers whose max-age counts down to an instant).
  */
-export function respondPairs(kept: Kept, headers: string[], acceptEncoding: string | undefined, ifNoneMatch: string | undefined, cacheControl?: string): { status: 200 | 304; body: string | Uint8Array<ArrayBuffer> | null } {
-  // keep() makes etag and cache-control the first two of a kept answer's headers, the route's own and vary after.
-  const own = (kept.pairs ??= Object.entries(kept.headers).flat());
+export function respond(kept: Kept, headers: string[], acceptEncoding: string | undefined, ifNoneMatch: string | undefined, cacheControl = kept.cacheControl): { status: 200 | 304; body: string | Uint8Array<ArrayBuffer> | null } {
   let etag = kept.etag;
   let body: string | Uint8Array<ArrayBuffer> = kept.body;
   let length = kept.length;
   const coding = kept.compressible ? preferredCoding(acceptEncoding) : undefined;
   if (coding) {
+    // Each encoding is its own representation with its own strong tag (RFC 9110 8.8.3.3): the hash of the bytes sent.
     const form = codedForm(kept, coding);
     etag = form.etag;
     body = form.bytes;
     length = form.length;
   }
   const notModified = ifNoneMatch !== undefined && matchesAnyForm(ifNoneMatch, kept);
-  // A 304 carries neither Content-Type nor Content-Encoding (respond() drops them).
-  if (notModified) {
-    for (let i = 0; i < headers.length; i += 2) {
-      if (headers[i] === 'content-type') {
-        headers.splice(i, 2);
-        break;
-      }
-    }
-  }
-  headers.push('etag', etag, 'cache-control', cacheControl ?? own[3]);
-  for (let i = 4; i < own.length; i += 2) if (!notModified || own[i] !== 'content-type') headers.push(own[i], own[i + 1]);
+  if (notModified) dropHeader(headers, 'content-type');
+  // The gate never sets ETag or Cache-Control (test/fast-path.test.ts): appended without a search.
+  headers.push('etag', etag, 'cache-control', cacheControl);
+  const own = kept.own;
+  for (let i = 0; i < own.length; i += 2) if (!notModified || own[i] !== 'content-type') setHeader(headers, own[i], own[i + 1]);
   if (notModified) return { status: 304, body: null };
   if (coding) headers.push('content-encoding', coding);
   headers.push('content-length', length);
@@ -359,29 +283,48 @@ function codedForm(kept: Kept, coding: Coding): { bytes: Uint8Array<ArrayBuffer>
   return form;
 }
 
-/** A JSON answer from its text or bytes; a 200 gets an ETag and Cache-Control, or becomes a 304. */
-export function answer(c: Context, body: string | Uint8Array<ArrayBuffer>, status = 200, extra?: Record<string, string>): Response {
-  // Whether the route read the clock, and the instant its answer holds until: since the previous answer().
-  const readClock = clockReads !== clockReadsSeen;
-  clockReadsSeen = clockReads;
-  const holds = validity;
-  validity = undefined;
-  const base = answerHeaders(c);
-  // Content-Length on every answer: a HEAD (which Hono answers from the GET's Response, body dropped) gets it too.
-  if (status !== 200) return new Response(body, { status, headers: errorHeaders(base, body, extra) });
-  const env = c.env as AnswerEnv | undefined;
-  const kept = keep(env?.datasetVersion ?? 'dev', c.req.path, body, extra);
-  const keeper = env?.incoming?.[KEEPER];
-  if (keeper !== undefined && env!.incoming!.url !== undefined) {
-    const holdsFor = holdsUntil(readClock, holds, c.req.path, extra);
-    if (holdsFor !== undefined) keeper.keep(env!.incoming!.url, kept, holdsFor.until, holdsFor.maxAge, gatePath(c.req.url));
-  }
-  const sent = respond(kept, base, kept.compressible ? requestHeader(c, 'accept-encoding') : undefined, requestHeader(c, 'if-none-match'));
-  if (sent.length !== null) sent.headers['content-length'] = sent.length;
-  return new Response(sent.body, { status: sent.status, headers: sent.headers });
+/** A flat header list [name, value, …] as a record (the app's answers take a record). */
+export function recordOf(pairs: readonly string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let i = 0; i < pairs.length; i += 2) record[pairs[i]] = pairs[i + 1];
+  return record;
 }
 
-/** A JSON answer from a value. */
-export function answerJson(c: Context, value: unknown, status = 200, extra?: Record<string, string>): Response {
-  return answer(c, JSON.stringify(value), status, extra);
+export interface AnswerOptions {
+  /** The route's own headers (its content type); a frozen record lets a byte array's answer be kept with it. */
+  headers?: Readonly<Record<string, string>>;
+  /** How long the answer holds (clock.ts): say it when the route read the time. */
+  holds?: Holds;
+}
+
+/**
+ * A 200 from its text or bytes, with its ETag and Cache-Control (its area's, or for a public answer that read
+ * the time, a max-age that counts down to the instant it holds until), or a 304. Offered to the fast path.
+ */
+export function answer(c: Context, body: string | Uint8Array<ArrayBuffer>, options?: AnswerOptions): Response {
+  const env = c.env as AnswerEnv | undefined;
+  const path = c.req.path;
+  const readAt = timeReadOf(c);
+  const until = holdsUntil(options?.holds ?? 'for-good', readAt, path);
+  const policy = cachePolicy(path);
+  const countdown = readAt !== undefined && policy === CACHE_PUBLIC;
+  const kept = keep(env?.datasetVersion ?? 'dev', body, countdown ? maxAgeUntil(readAt, until) : policy, options?.headers);
+  const incoming = env?.incoming;
+  const keeper = incoming?.[KEEPER];
+  if (keeper !== undefined && incoming!.url !== undefined) keeper.keep(incoming!.url, kept, until, countdown, gatePath(c.req.url));
+  const headers = Object.entries(answerHeaders(c)).flat();
+  const sent = respond(kept, headers, kept.compressible ? requestHeader(c, 'accept-encoding') : undefined, requestHeader(c, 'if-none-match'));
+  // Content-Length on every answer: a HEAD (which Hono answers from the GET's Response, body dropped) gets it too.
+  return new Response(sent.body, { status: sent.status, headers: recordOf(headers) });
+}
+
+/** A 200 from a value. */
+export function answerJson(c: Context, value: unknown, options?: AnswerOptions): Response {
+  return answer(c, JSON.stringify(value), options);
+}
+
+/** An error as JSON (server/errors.ts's errorHeaders), never kept; `extra`: its own headers (Allow, Retry-After). */
+export function answerError(c: Context, err: ApiError, extra?: Record<string, string>): Response {
+  const body = JSON.stringify(err.toBody());
+  return new Response(body, { status: err.status, headers: errorHeaders(answerHeaders(c), body, extra) });
 }

@@ -5,7 +5,8 @@
  */
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { answer, answerJson, utf8 } from './answer-headers.js';
+import { answer, answerError, utf8 } from './answer-headers.js';
+import { Clock } from './clock.js';
 import { createGate } from './access/gate.js';
 import type { KeyRing } from './access/keys.js';
 import type { Limiter } from './access/limiter.js';
@@ -39,7 +40,7 @@ export interface AppOptions {
   timezones: TimezoneStore;
   /** API keys, plans and rate limits; without it every area is open and uncounted. */
   access?: AccessOptions;
-  /** Current instant; tests freeze it. */
+  /** Current instant, the one clock of every route (clock.ts); tests freeze it. */
   now?: () => Date;
   /** Budget of the computed answers kept (server/computed-answers.ts; ANSWER_CACHE_MB). */
   answerCacheBytes?: number;
@@ -55,8 +56,9 @@ export function hasGetRoute(app: Hono<any>, path: string): boolean {
   return (app.router.match('GET', path) as unknown as [unknown[]])[0].length > 0;
 }
 
-export function createApp({ store, timezones, access, now = () => new Date(), answerCacheBytes }: AppOptions) {
+export function createApp({ store, timezones, access, now, answerCacheBytes }: AppOptions) {
   const app = new Hono();
+  const clock = new Clock(now);
   // Every area tells the time by the dataset's tzdata: a location or place whose zone it lacks is a broken dataset.
   const places = store.astronomyPlaces();
   for (const zone of [...store.list.locations.map((l) => l.timezone), ...Object.values(places).map((p) => p.timezone)]) {
@@ -84,11 +86,11 @@ export function createApp({ store, timezones, access, now = () => new Date(), an
     return answer(c, bytes);
   };
   app.get('/v1/business-days', fixed(store.listBytes));
-  app.route('/v1/business-days', businessDaysRoutes({ store, today: (tz) => timezones.today(tz, now()), answers }));
-  app.route('/v1/timezones', timezonesRoutes(timezones, now, answers));
+  app.route('/v1/business-days', businessDaysRoutes({ store, today: (c, tz) => timezones.today(tz, clock.now(c)), answers }));
+  app.route('/v1/timezones', timezonesRoutes(timezones, clock, answers));
   app.route('/v1/countries', countriesRoutes(store.root));
   app.route('/v1/travel', travelRoutes(store.root, answers));
-  app.route('/v1/astronomy', astronomyRoutes({ capitalOf: (code) => places[code], now, zones: timezones }));
+  app.route('/v1/astronomy', astronomyRoutes({ capitalOf: (code) => places[code], clock, zones: timezones }));
   const zoneYears = { first_year: new Date(timezones.window.start).getUTCFullYear(), last_year: new Date(timezones.window.end - 1).getUTCFullYear() };
   const dataset = { version: store.manifest.version, range: store.list.range, zones: zoneYears };
   // The index: what the API offers and where its documentation is (the start-up line points at it).
@@ -110,16 +112,14 @@ export function createApp({ store, timezones, access, now = () => new Date(), an
       c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS'
         ? new ApiError(404, 'not_found', `No endpoint at ${c.req.path.slice(0, 100)}`)
         : new ApiError(405, 'method_not_allowed', `${c.req.method.slice(0, 20)} is not allowed: this API is read-only (GET, HEAD, OPTIONS)`);
-    return answerJson(c, err.toBody(), err.status, err.status === 405 ? { allow: 'GET, HEAD, OPTIONS' } : undefined);
+    return answerError(c, err, err.status === 405 ? { allow: 'GET, HEAD, OPTIONS' } : undefined);
   });
   app.onError((err, c) => {
-    if (err instanceof ApiError) return answerJson(c, err.toBody(), err.status);
-    if (err instanceof HTTPException) {
-      return answerJson(c, new ApiError(err.status as 400, 'bad_request', err.message || 'Bad request').toBody(), err.status);
-    }
+    if (err instanceof ApiError) return answerError(c, err);
+    if (err instanceof HTTPException) return answerError(c, new ApiError(err.status as 400, 'bad_request', err.message || 'Bad request'));
     // Never the stack, the request's headers or its query: only what and where.
     console.error(redactKeys(`internal error on ${c.req.method} ${c.req.path.slice(0, 200)}: ${err instanceof Error ? err.message : String(err)}`));
-    return answerJson(c, new ApiError(500, 'internal_error', 'Internal error').toBody(), 500);
+    return answerError(c, new ApiError(500, 'internal_error', 'Internal error'));
   });
 
   const gate = access ? createGate({ ...access, baseHeaders, routeExists: (path) => hasGetRoute(app, path) }) : undefined;
@@ -148,5 +148,6 @@ export function createApp({ store, timezones, access, now = () => new Date(), an
       return route(req, e, ctx);
     });
   };
-  return app;
+  // server/main.ts's fast path answers kept answers behind this same gate (one set of counters) with these headers.
+  return Object.assign(app, { gate, baseHeaders });
 }

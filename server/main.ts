@@ -3,10 +3,10 @@ import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse }
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { getRequestListener, RequestError, type ServerType } from '@hono/node-server';
-import { createApp, hasGetRoute } from './app.js';
+import { createApp } from './app.js';
 import { answerCacheBytes } from './computed-answers.js';
-import { countingClock, KEEPER, maxAgeUntil, respond, respondPairs, type AnswerKeeper, type Kept } from './answer-headers.js';
-import { createGate, GATE_HEADER_NAMES, recordOf, type PairsDecision } from './access/gate.js';
+import { KEEPER, maxAgeUntil, respond, type AnswerKeeper, type Kept } from './answer-headers.js';
+import type { createGate, PairsDecision } from './access/gate.js';
 import { defaultKeysFile, KeyRing } from './access/keys.js';
 import { ApiError, errorAnswer, exitOnStartupError, StartupError } from './errors.js';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -88,12 +88,7 @@ class AnswerCache implements AnswerKeeper {
   private readonly entries = new Map<string, KeptEntry & { bytes: number }>();
   private bytes = 0;
 
-  /**
-   * @param gateHeaders names of the headers the gate may give an admitted request: a kept answer
-   * with one of its own among them is sent by respond(), whose record keeps each name once.
-   */
   constructor(
-    private readonly gateHeaders: ReadonlySet<string>,
     private readonly maxEntries = 20_000,
     private readonly maxBytes = 64 * 1024 * 1024,
   ) {}
@@ -107,9 +102,8 @@ class AnswerCache implements AnswerKeeper {
     // every request (a 13 kB timezone page ran at half the baseline's speed). Same bytes, same ETag
     // (the hash of a string is the hash of its UTF-8); not compressible, as when it was a string.
     if (typeof kept.body === 'string') kept = { ...kept, body: Buffer.from(kept.body, 'utf8') };
-    const flat = !Object.keys(kept.headers).some((name) => this.gateHeaders.has(name));
     // The gate judges a kept answer's requests by the path the app judged the first one by.
-    this.entries.set(target, { kept, until, maxAge, pathname, area: gatedAreaOf(pathname), flat, bytes });
+    this.entries.set(target, { kept, until, maxAge, pathname, area: gatedAreaOf(pathname), bytes });
     this.bytes += bytes;
     for (const [oldest] of this.entries) {
       if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
@@ -148,8 +142,6 @@ interface KeptEntry {
   /** The target's path and its access area, for the gate. */
   pathname: string;
   area: Area | undefined;
-  /** None of the answer's headers is one the gate gives: respondPairs() may append them to the gate's list. */
-  flat: boolean;
 }
 
 /**
@@ -165,12 +157,7 @@ function sendKept(req: IncomingMessage, res: ServerResponse, entry: KeptEntry, n
   const { kept, until, maxAge } = entry;
   const acceptEncoding = kept.compressible ? headerText(req.headers['accept-encoding']) : undefined;
   const ifNoneMatch = headerText(req.headers['if-none-match']);
-  const cacheControl = maxAge ? maxAgeUntil(now, until) : undefined;
-  if (!entry.flat) {
-    const sent = respond(kept, recordOf(d.pairs), acceptEncoding, ifNoneMatch, cacheControl);
-    return writeAnswer(res, sent.status, sent.headers, sent.body, sent.length);
-  }
-  const sent = respondPairs(kept, d.pairs, acceptEncoding, ifNoneMatch, cacheControl);
+  const sent = respond(kept, d.pairs, acceptEncoding, ifNoneMatch, maxAge ? maxAgeUntil(now, until) : undefined);
   res.writeHead(sent.status, d.pairs);
   if (sent.body === null) res.end();
   else res.end(sent.body);
@@ -192,7 +179,7 @@ function failFast(res: ServerResponse, version: string, err: unknown): void {
  * Returns false when the request is not this path's to answer.
  */
 function fastPath(gate: ReturnType<typeof createGate> | undefined, baseHeaders: Record<string, string>, version: string) {
-  const cache = new AnswerCache(new Set([...Object.keys(baseHeaders), ...GATE_HEADER_NAMES]));
+  const cache = new AnswerCache();
   const basePairs = Object.entries(baseHeaders).flat();
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     // HEAD as GET: the same kept answer, its headers with Content-Length (Node sends no body for a HEAD).
@@ -330,7 +317,7 @@ export function startServer({
   const keys = gated ? new KeyRing(keysFile) : undefined;
   const limiter = gated ? new Limiter(limits, redisUrl) : undefined;
   const access = keys && limiter ? { keys, limiter, trustProxy: process.env.TRUST_PROXY === '1', ipv6Prefix } : undefined;
-  const app = readDataset(dataDir, () => createApp({ store, timezones: new TimezoneStore(dataDir), access, now: countingClock, answerCacheBytes: answerCache }));
+  const app = readDataset(dataDir, () => createApp({ store, timezones: new TimezoneStore(dataDir), access, answerCacheBytes: answerCache }));
   const version = store.manifest.version;
   const jsonError = (status: number, code: string, message: string, extra?: Record<string, string>) => {
     const { headers, body } = errorParts(version, status, code, message, extra);
@@ -348,9 +335,8 @@ export function startServer({
       return jsonError(500, 'internal_error', 'Internal error');
     },
   });
-  // The same headers as app.ts gives its answers and its gate; a second gate on the same keys and counters.
-  const baseHeaders = { 'content-type': 'application/json; charset=utf-8', 'x-dataset-version': version };
-  const fast = fastPath(access ? createGate({ ...access, baseHeaders, routeExists: (path) => hasGetRoute(app, path) }) : undefined, baseHeaders, version);
+  // The app's gate and headers: kept answers are counted and sent as the app's are.
+  const fast = fastPath(app.gate, app.baseHeaders, version);
   const conns = new Map<Socket, Conn>();
   const guard = connectionGuard((req, res) => {
     // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own check would answer an empty 400.

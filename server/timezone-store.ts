@@ -89,10 +89,10 @@ export class TimezoneStore {
   }
 
   /** Today's date (YYYY-MM-DD) in a zone the dataset serves. */
-  today(id: string, now: Date): string {
+  today(id: string, nowMs: number): string {
     const timeline = this.timeline(id);
     if (!timeline) throw new Error(`no time zone ${id} in the dataset`);
-    return localDateAt(timeline, now.getTime());
+    return localDateAt(timeline, nowMs);
   }
 
   /** The zone's tzdata release. */

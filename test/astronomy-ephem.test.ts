@@ -30,6 +30,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { moonDay, sunDay, type MoonDay, type SunDay } from '../lib/astronomy.js';
+import { Clock } from '../server/clock.js';
 import { astronomyRoutes } from '../server/routes/astronomy.js';
 import { sharedStore, sharedTimezones } from './helpers.js';
 
@@ -104,7 +105,7 @@ const libCases: Case[] = PLACES.flatMap((p) =>
 
 /** The astronomy routes over the dataset's places (as server/app.ts mounts them); answers other than 200 are failures to report. */
 const places = sharedStore().astronomyPlaces();
-const app = astronomyRoutes({ capitalOf: (code) => places[code], now: () => new Date('2026-06-21T12:00:00Z'), zones: sharedTimezones() });
+const app = astronomyRoutes({ capitalOf: (code) => places[code], clock: new Clock(() => new Date('2026-06-21T12:00:00Z')), zones: sharedTimezones() });
 async function getJson(path: string) {
   const res = await app.request(path.replace('/v1/astronomy', ''));
   return { status: res.status, body: (await res.json()) as any };

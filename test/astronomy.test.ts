@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CountriesIndex } from '../lib/schema-types.js';
 import { astronomyRoutes, WITHOUT_CAPITAL, type AstronomyPlace } from '../server/routes/astronomy.js';
+import { Clock } from '../server/clock.js';
 import { DATA_DIR, sharedStore, sharedTimezones } from './helpers.js';
 import { assertMatchesSchema } from './schemas.js';
 
@@ -24,7 +25,7 @@ const PLACES: Record<string, AstronomyPlace> = {
 };
 // 2026-06-20 20:00 UTC: already the 21st in Tokyo, still the 20th in Quito.
 const NOW = new Date('2026-06-20T20:00:00Z');
-const app = astronomyRoutes({ capitalOf: (code) => PLACES[code], now: () => NOW, zones: sharedTimezones() });
+const app = astronomyRoutes({ capitalOf: (code) => PLACES[code], clock: new Clock(() => NOW), zones: sharedTimezones() });
 
 async function get(path: string) {
   const res = await app.request(path);
@@ -201,7 +202,7 @@ describe('answer cache', () => {
 
 describe('over the dataset (astronomy/places.json and countries/index.json)', () => {
   const places = sharedStore().astronomyPlaces();
-  const real = astronomyRoutes({ capitalOf: (code) => places[code], now: () => NOW, zones: sharedTimezones() });
+  const real = astronomyRoutes({ capitalOf: (code) => places[code], clock: new Clock(() => NOW), zones: sharedTimezones() });
   const answer = async (path: string) => {
     const res = await real.request(path);
     return { status: res.status, body: await res.json() };

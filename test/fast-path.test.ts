@@ -8,7 +8,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/app.js';
-import { countingClock, entityTag, keep, KEEPER, respond, respondPairs, type AnswerKeeper, type Kept } from '../server/answer-headers.js';
+import { entityTag, keep, KEEPER, precompress, respond, type AnswerKeeper, type Kept } from '../server/answer-headers.js';
+import { GATE_HEADER_NAMES } from '../server/access/gate.js';
 import { Limiter } from '../server/access/limiter.js';
 import { DEFAULT_LIMITS, type Plan, type PlanLimits } from '../server/access/plans.js';
 import { startServer } from '../server/main.js';
@@ -173,7 +174,7 @@ describe('kept answers count against the limits like the others', () => {
 describe('answer() offers the fast path only answers it may send again', () => {
   const offered: Array<{ target: string; until: number; maxAge: boolean }> = [];
   const keeper: AnswerKeeper = { keep: (target: string, _kept: Kept, until: number, maxAge: boolean) => void offered.push({ target, until, maxAge }) };
-  const app = createApp({ store: sharedStore(), timezones: sharedTimezones(), now: countingClock });
+  const app = createApp({ store: sharedStore(), timezones: sharedTimezones() });
 
   async function offer(target: string) {
     offered.length = 0;
@@ -228,7 +229,7 @@ describe('answer() offers the fast path only answers it may send again', () => {
   });
 });
 
-describe('respondPairs() is respond() as a flat list', () => {
+describe('respond(): the one way a kept answer becomes what one request gets (the app and the fast path)', () => {
   const version = 'v1test';
   const gate = (reference: boolean) => [
     'content-type', 'application/json; charset=utf-8', 'x-dataset-version', version,
@@ -236,29 +237,42 @@ describe('respondPairs() is respond() as a flat list', () => {
     ...(reference ? ['access-control-allow-origin', '*', 'access-control-expose-headers', 'ETag'] : []),
   ];
   const large = JSON.stringify({ items: Array.from({ length: 600 }, (_, i) => ({ i, name: `Zone ${i} — Ōsaka` })) });
-  // As server/main.ts keeps a computed (string) answer: its UTF-8 bytes, not compressible.
-  const asBytes = (k: Kept): Kept => (typeof k.body === 'string' ? { ...k, body: Buffer.from(k.body, 'utf8') } : k);
+  const ics = Object.freeze({ 'content-type': 'text/calendar; charset=utf-8' });
   const kepts: Record<string, Kept> = {
-    'small computed': asBytes(keep(version, '/v1/business-days/US', '{"date":"2026-01-19","business_day":false}')),
-    'large computed (stays uncompressed)': asBytes(keep(version, '/v1/timezones', large, { 'cache-control': 'public, max-age=60, must-revalidate' })),
-    'large precomputed (compressible)': keep(version, '/v1/countries', new TextEncoder().encode(large) as Uint8Array<ArrayBuffer>),
+    'small computed': keep(version, '{"date":"2026-01-19","business_day":false}', 'private, no-cache'),
+    'large computed (stays uncompressed)': keep(version, large, 'public, max-age=60, must-revalidate'),
+    'large precomputed (compressible)': keep(version, new TextEncoder().encode(large) as Uint8Array<ArrayBuffer>, 'public, max-age=3600'),
+    'calendar (its own content type)': keep(version, new TextEncoder().encode(`BEGIN:VCALENDAR${'x'.repeat(9000)}`) as Uint8Array<ArrayBuffer>, 'private, no-cache', ics),
   };
 
-  it('the same headers in the same order, status and body, for every coding and revalidation', () => {
+  it('the gate never gives ETag, Cache-Control, Vary, Content-Encoding or Content-Length: respond() appends them', () => {
+    for (const name of ['etag', 'cache-control', 'vary', 'content-encoding', 'content-length']) expect(GATE_HEADER_NAMES).not.toContain(name);
+  });
+
+  it('the gate\'s headers, then ETag, Cache-Control, the route\'s own (in place of the gate\'s), Vary, Content-Encoding, Content-Length', () => {
     for (const [name, kept] of Object.entries(kepts)) {
       for (const reference of [false, true]) {
         for (const acceptEncoding of [undefined, 'br', 'gzip', 'identity']) {
-          const coded = respond(kept, {}, acceptEncoding, undefined).headers.etag;
-          for (const ifNoneMatch of [undefined, kept.etag, coded, `"other", W/${coded}`, '"other"']) {
+          const coding = kept.compressible && acceptEncoding !== undefined && acceptEncoding !== 'identity' ? acceptEncoding : undefined;
+          const forms = kept.compressible ? precompress(kept.body as Uint8Array) : undefined;
+          const sentBytes = coding ? forms![coding as 'br' | 'gzip'] : kept.body;
+          const sentTag = coding ? entityTag(version, sentBytes) : kept.etag;
+          for (const ifNoneMatch of [undefined, kept.etag, sentTag, `"other", W/${sentTag}`, '"other"']) {
             for (const cacheControl of [undefined, 'public, max-age=12, must-revalidate']) {
-              const pairs = gate(reference);
-              const flat = respondPairs(kept, pairs, acceptEncoding, ifNoneMatch, cacheControl);
-              const sent = respond(kept, Object.fromEntries(chunk(gate(reference))), acceptEncoding, ifNoneMatch, cacheControl);
-              const expected = sent.length === null ? sent.headers : { ...sent.headers, 'content-length': sent.length };
               const what = `${name}, reference ${reference}, ${acceptEncoding}, ${ifNoneMatch}, ${cacheControl}`;
-              expect(chunk(pairs), what).toEqual(Object.entries(expected));
-              expect(flat.status, what).toBe(sent.status);
-              expect(flat.body === null ? null : Buffer.from(flat.body), what).toEqual(sent.body === null ? null : Buffer.from(sent.body));
+              const headers = gate(reference);
+              const sent = respond(kept, headers, acceptEncoding, ifNoneMatch, cacheControl);
+              const notModified = ifNoneMatch !== undefined && ifNoneMatch !== '"other"';
+              const expected = gate(reference);
+              if (kept.extra) expected[1] = kept.extra['content-type'];
+              if (notModified) expected.splice(0, 2);
+              expected.push('etag', sentTag, 'cache-control', cacheControl ?? kept.cacheControl);
+              if (kept.compressible) expected.push('vary', 'Accept-Encoding');
+              if (!notModified && coding) expected.push('content-encoding', coding);
+              if (!notModified) expected.push('content-length', String(typeof sentBytes === 'string' ? Buffer.byteLength(sentBytes) : sentBytes.byteLength));
+              expect(headers, what).toEqual(expected);
+              expect(sent.status, what).toBe(notModified ? 304 : 200);
+              expect(sent.body === null ? null : Buffer.from(sent.body), what).toEqual(notModified ? null : Buffer.from(sentBytes));
             }
           }
         }
@@ -267,14 +281,13 @@ describe('respondPairs() is respond() as a flat list', () => {
   });
 
   it('a computed answer kept as bytes keeps its ETag and is never compressed', () => {
-    const text = large;
-    expect(entityTag(version, Buffer.from(text, 'utf8'))).toBe(entityTag(version, text));
-    const kept = kepts['large computed (stays uncompressed)'];
+    expect(entityTag(version, Buffer.from(large, 'utf8'))).toBe(entityTag(version, large));
+    const kept = { ...kepts['large computed (stays uncompressed)'], body: Buffer.from(large, 'utf8') as Uint8Array<ArrayBuffer> };
     expect(kept.compressible).toBe(false);
     const pairs = gate(true);
-    const sent = respondPairs(kept, pairs, 'br, gzip', undefined);
+    const sent = respond(kept, pairs, 'br, gzip', undefined);
     expect(pairs).not.toContain('content-encoding');
-    expect(Buffer.from(sent.body as Uint8Array).toString('utf8')).toBe(text);
+    expect(Buffer.from(sent.body as Uint8Array).toString('utf8')).toBe(large);
   });
 });
 

@@ -12,6 +12,7 @@
  */
 import { clientBlock } from '../../lib/client-block.js';
 import { formatInstant } from '../../lib/rfc3339.js';
+import { recordOf } from '../answer-headers.js';
 import { ApiError, errorAnswer } from '../errors.js';
 import type { KeyRecord, KeyRing } from './keys.js';
 import type { Limiter, Verdict } from './limiter.js';
@@ -60,12 +61,6 @@ const CORS_PAIRS = Object.entries(CORS).flat();
 /** The names of the headers an admitted request gets from the gate besides its base headers. */
 export const GATE_HEADER_NAMES: readonly string[] = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', ...Object.keys(CORS)];
 
-/** A flat header list [name, value, …] as a record (for the app, whose answers take a record). */
-export function recordOf(pairs: readonly string[]): Record<string, string> {
-  const record: Record<string, string> = {};
-  for (let i = 0; i < pairs.length; i += 2) record[pairs[i]] = pairs[i + 1];
-  return record;
-}
 
 
 function header(req: Request | undefined, incoming: NodeIncoming | undefined, name: string): string | undefined {

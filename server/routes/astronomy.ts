@@ -15,7 +15,8 @@ import { ISO_SUBDIVISION_INPUT_RE } from '../../lib/location-code.js';
 import { parseDate } from '../../lib/plain-date.js';
 import { parseCoordinate } from '../../lib/coordinates.js';
 import { localDateAt, type ZoneTimeline } from '../../lib/zone-timeline.js';
-import { answer, answerJson, utf8 } from '../answer-headers.js';
+import { answer, answerError, utf8 } from '../answer-headers.js';
+import type { Clock } from '../clock.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { zoneAt } from '../geo.js';
 import { queryOf, single } from '../query.js';
@@ -30,8 +31,8 @@ export interface AstronomyPlace {
 export interface AstronomyRoutesOptions {
   /** The capital of a country code, or the seat of a region code (upper case), with its zone. */
   capitalOf: (code: string) => AstronomyPlace | undefined;
-  /** The clock that decides the default date. */
-  now: () => Date;
+  /** The clock that decides the default date (clock.ts). */
+  clock: Clock;
   /** The dataset's zones (server/timezone-store.ts): the one clock every area converts instants with. */
   zones: Zones;
 }
@@ -122,7 +123,7 @@ function noPlace(code: string, kind: Kind): ApiError {
   return notFound('unknown_location', message, 'location');
 }
 
-function parseRequest(c: Context, kind: Kind, { now, capitalOf, zones }: AstronomyRoutesOptions): Request {
+function parseRequest(c: Context, kind: Kind, { clock, capitalOf, zones }: AstronomyRoutesOptions): Request {
   const raw = c.req.param('location');
   const q = parameters(c, raw === undefined || raw === 'coordinates');
   let location: Request['location'];
@@ -142,7 +143,7 @@ function parseRequest(c: Context, kind: Kind, { now, capitalOf, zones }: Astrono
     timezone = place.timezone;
     zone = zoneOf(zones, timezone);
   }
-  const date = q.date ?? localDateAt(zone, now().getTime());
+  const date = q.date ?? localDateAt(zone, clock.now(c));
   if (parseDate(date) === undefined) throw badRequest('invalid_date', `date must be a real calendar date in YYYY-MM-DD form, got "${date.slice(0, 40)}"`, 'date');
   if (date < FIRST_DATE || date > LAST_DATE) throw badRequest('out_of_range', `date must be from ${FIRST_DATE} to ${LAST_DATE}, got ${date}`, 'date');
   return { date, location, timezone, zone };
@@ -152,7 +153,7 @@ function parseRequest(c: Context, kind: Kind, { now, capitalOf, zones }: Astrono
 const CACHE_SIZE = 20_000;
 
 /**
- * @example app.route('/v1/astronomy', astronomyRoutes({ capitalOf, now, zones: timezoneStore }))
+ * @example app.route('/v1/astronomy', astronomyRoutes({ capitalOf, clock, zones: timezoneStore }))
  */
 export function astronomyRoutes(options: AstronomyRoutesOptions) {
   const app = new Hono();
@@ -178,9 +179,9 @@ export function astronomyRoutes(options: AstronomyRoutesOptions) {
         if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
       }
       cache.set(key, bytes);
-      return answer(c, bytes);
+      return answer(c, bytes, { holds: 'today' });
     } catch (err) {
-      if (err instanceof ApiError) return answerJson(c, err.toBody(), err.status);
+      if (err instanceof ApiError) return answerError(c, err);
       throw err;
     }
   };

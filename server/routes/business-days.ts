@@ -22,6 +22,8 @@ export const MAX_COUNT_DAYS = 3_660;
 
 /** Most years one iCalendar feed covers: subscribers refetch it, so it stays small. */
 export const MAX_FEED_YEARS = 10;
+/** Answers with a default date or year depend on today's date (clock.ts): they hold until the next whole minute. */
+const TODAY = { holds: 'today' } as const;
 /** Frozen: answer() keeps an answer's headers with its bytes only for a constant record. */
 const CALENDAR = Object.freeze({ 'content-type': 'text/calendar; charset=utf-8' });
 
@@ -30,8 +32,8 @@ export const LOCATION_RE = LOCATION_INPUT_RE;
 
 export interface BusinessDaysDeps {
   store: DatasetStore;
-  /** Today's date (YYYY-MM-DD) in a time zone; injectable for tests. */
-  today: (timeZone: string) => string;
+  /** Today's date (YYYY-MM-DD) in a time zone, read from the app's clock for this request (clock.ts). */
+  today: (c: Context, timeZone: string) => string;
   /** Where computed answers are kept, by what they depend on (server/computed-answers.ts). */
   answers?: ComputedAnswers;
 }
@@ -64,11 +66,11 @@ export function businessDaysRoutes({ store, today, answers = new ComputedAnswers
   }
 
   /** A date parameter; defaults to today in the location's time zone when `optional`. */
-  function dateParam(q: Query, name: string, code: string, optional: boolean): number {
+  function dateParam(c: Context, q: Query, name: string, code: string, optional: boolean): number {
     const raw = single(q, name);
     if (raw === undefined || raw === '') {
       if (!optional) throw badRequest('missing_parameter', `${name} is required (YYYY-MM-DD)`, name);
-      return checkRange(parseDate(today(store.timezoneOf(code)))!, name);
+      return checkRange(parseDate(today(c, store.timezoneOf(code)))!, name);
     }
     const day = parseDate(raw);
     if (day === undefined) throw badRequest('invalid_date', `${name} must be a real calendar date in YYYY-MM-DD form, got "${raw.slice(0, 40)}"`, name);
@@ -97,21 +99,21 @@ export function businessDaysRoutes({ store, today, answers = new ComputedAnswers
   app.get('/:location', (c) => {
     const { code, cal, q } = resolveLocation(c, 'date type');
     const type = dayType(q);
-    const day = dateParam(q, 'date', code, true);
-    return answer(c, answers.get(`check|${code}|${type}|${day}`, () => JSON.stringify(checkAnswer(cal, type, day)))!);
+    const day = dateParam(c, q, 'date', code, true);
+    return answer(c, answers.get(`check|${code}|${type}|${day}`, () => JSON.stringify(checkAnswer(cal, type, day)))!, TODAY);
   });
 
   const shift = (direction: 1 | -1) => (c: Context) => {
     const { code, cal, q } = resolveLocation(c, 'start days type');
     const type = dayType(q);
-    const start = dateParam(q, 'start', code, true);
+    const start = dateParam(c, q, 'start', code, true);
     const days = daysParam(q);
     const body = answers.get(`shift|${code}|${type}|${start}|${days}|${direction}`, () => {
       const shifted = shiftAnswer(cal, type, start, days, direction);
       return shifted && JSON.stringify(shifted);
     });
     if (body === undefined) beyondRange(`The result of ${direction === 1 ? 'adding' : 'subtracting'} ${days} business days`);
-    return answer(c, body);
+    return answer(c, body, TODAY);
   };
   app.get('/:location/add', shift(1));
   app.get('/:location/subtract', shift(-1));
@@ -119,8 +121,8 @@ export function businessDaysRoutes({ store, today, answers = new ComputedAnswers
   app.get('/:location/count', (c) => {
     const { code, cal, q } = resolveLocation(c, 'start end type');
     const type = dayType(q);
-    const start = dateParam(q, 'start', code, false);
-    const end = dateParam(q, 'end', code, false);
+    const start = dateParam(c, q, 'start', code, false);
+    const end = dateParam(c, q, 'end', code, false);
     if (end < start) throw badRequest('invalid_range', `end ${formatDate(end)} is before start ${formatDate(start)}`, 'end');
     const total = end - start + 1;
     if (total > MAX_COUNT_DAYS) throw badRequest('range_too_large', `count covers at most ${MAX_COUNT_DAYS} days; this range has ${total}`, 'end');
@@ -130,18 +132,18 @@ export function businessDaysRoutes({ store, today, answers = new ComputedAnswers
   app.get('/:location/next', (c) => {
     const { code, cal, q } = resolveLocation(c, 'from type');
     const type = dayType(q);
-    const from = dateParam(q, 'from', code, true);
+    const from = dateParam(c, q, 'from', code, true);
     const body = answers.get(`next|${code}|${type}|${from}`, () => {
       const next = nextAnswer(cal, type, from);
       return next && JSON.stringify(next);
     });
     if (body === undefined) beyondRange(`The next business day after ${formatDate(from)}`);
-    return answer(c, body);
+    return answer(c, body, TODAY);
   });
 
   /**
    * A four-digit year parameter among the location's years; `fallback()` when absent. A function: the
-   * default reads the clock (this year), and an answer that read the clock is kept for a minute only.
+   * default reads the clock (this year), and an answer that read the clock holds for a minute only.
    */
   function yearParam(q: Query, name: string, years: readonly number[], fallback: () => number): number {
     const raw = single(q, name);
@@ -152,15 +154,15 @@ export function businessDaysRoutes({ store, today, answers = new ComputedAnswers
     return year;
   }
 
-  const thisYear = (code: string) => Number(today(store.timezoneOf(code)).slice(0, 4));
+  const thisYear = (c: Context, code: string) => Number(today(c, store.timezoneOf(code)).slice(0, 4));
 
   // A year's holidays: the bytes of the static file business-days/{location}/{year}.json.
   app.get('/:location/holidays', (c) => {
     const { code, cal, q } = resolveLocation(c, 'year');
     const { years } = cal.meta;
-    const year = yearParam(q, 'year', years, () => thisYear(code));
+    const year = yearParam(q, 'year', years, () => thisYear(c, code));
     if (!years.includes(year)) throw badRequest('out_of_range', `year ${year} is outside the served range ${years[0]} to ${years[years.length - 1]}`, 'year');
-    return answer(c, store.yearBytes(code, year));
+    return answer(c, store.yearBytes(code, year), TODAY);
   });
 
   // The same years as an iCalendar feed (lib/icalendar.ts, as the static business-days/{location}/{year}.ics files):
@@ -169,7 +171,7 @@ export function businessDaysRoutes({ store, today, answers = new ComputedAnswers
     const { code, cal, q } = resolveLocation(c, 'from_year to_year type');
     const { years } = cal.meta;
     const [first, last] = [years[0], years[years.length - 1]];
-    const from = yearParam(q, 'from_year', years, () => Math.min(Math.max(thisYear(code), first), last));
+    const from = yearParam(q, 'from_year', years, () => Math.min(Math.max(thisYear(c, code), first), last));
     const to = yearParam(q, 'to_year', years, () => Math.min(from + 1, last));
     if (to < from) throw badRequest('invalid_range', `to_year ${to} is before from_year ${from}`, 'to_year');
     if (to - from + 1 > MAX_FEED_YEARS) throw badRequest('range_too_large', `a feed covers at most ${MAX_FEED_YEARS} years; ${from}-${to} is ${to - from + 1}`, 'to_year');
@@ -180,7 +182,7 @@ export function businessDaysRoutes({ store, today, answers = new ComputedAnswers
       for (let y = from; y <= to; y++) docs.push(JSON.parse(new TextDecoder().decode(store.yearBytes(code, y))) as BusinessDaysYear);
       return renderFeed({ location: code, name: store.nameOf(code), years: docs, type });
     })!;
-    return answer(c, feed, 200, CALENDAR);
+    return answer(c, feed, { headers: CALENDAR, holds: 'today' });
   });
 
   return app;

@@ -11,7 +11,7 @@ import { Hono, type Context } from 'hono';
 import { DEFAULT_PER_PAGE, paginate, type PageParams } from '../../lib/paginate.js';
 import { stableJson } from '../../lib/stable-json.js';
 import type { CountriesIndex } from '../../lib/schema-types.js';
-import { answer, answerJson, utf8 } from '../answer-headers.js';
+import { answer, answerError, utf8 } from '../answer-headers.js';
 import { ApiError, notFound } from '../errors.js';
 import { pageParams, queryOf } from '../query.js';
 
@@ -25,7 +25,7 @@ const handle =
     try {
       return h(c);
     } catch (err) {
-      if (err instanceof ApiError) return answerJson(c, err.toBody(), err.status);
+      if (err instanceof ApiError) return answerError(c, err);
       throw err;
     }
   };

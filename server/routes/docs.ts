@@ -11,7 +11,7 @@ import { formatInstant } from '../../lib/rfc3339.js';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Hono, type Context } from 'hono';
-import { answer, answerJson, precompress, representation, utf8 } from '../answer-headers.js';
+import { answer, answerError, precompress, representation, utf8 } from '../answer-headers.js';
 import { ApiError } from '../errors.js';
 import { DOCS_PATHS, openApiBytes, type DatasetInfo } from '../openapi.js';
 import type { Examples } from '../openapi-examples.js';
@@ -204,13 +204,13 @@ export function docsRoutes(data: DatasetInfo, { trustProxy = process.env.TRUST_P
   const bundle = redoc();
   // Counts the bytes this request would receive; a spent budget answers 429 instead.
   const metered = (c: Context, body: Uint8Array<ArrayBuffer>, extra: Record<string, string>) => {
-    const res = answer(c, body, 200, extra);
+    const res = answer(c, body, { headers: extra });
     const bytes = c.req.method === 'HEAD' || res.status === 304 ? 0 : representation(c, body).bytes.length;
     const retryAfter = budget.take(budgetAddress(c, trustProxy, ipv6Prefix), bytes);
     if (retryAfter === undefined) return res;
     const resetsAt = formatInstant(Date.now() + retryAfter * 1000);
     const err = new ApiError(429, 'rate_limited', `This address has used its ${DOCS_BUDGET.bytes / 1024 / 1024} MiB of documentation for this ${DOCS_BUDGET.windowMs / 60_000}-minute window; it resets in ${retryAfter} s (at ${resetsAt}).`);
-    return answerJson(c, err.toBody(), 429, { 'retry-after': String(retryAfter) });
+    return answerError(c, err, { 'retry-after': String(retryAfter) });
   };
   const html = { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': DOCS_CSP, 'x-content-type-options': 'nosniff' };
   const script = { 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff' };

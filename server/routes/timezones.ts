@@ -9,7 +9,8 @@
 import { Hono, type Context } from 'hono';
 import { parseInstant } from '../../lib/rfc3339.js';
 import { BOUNDARIES } from '../../lib/geo-boundaries.js';
-import { answer, answerJson, cacheUntil } from '../answer-headers.js';
+import { answer, answerJson } from '../answer-headers.js';
+import type { Clock } from '../clock.js';
 import { ComputedAnswers } from '../computed-answers.js';
 import { badRequest, notFound } from '../errors.js';
 import { zonesAt } from '../geo.js';
@@ -40,7 +41,7 @@ function listScope(q: Query): ListScope {
  * instant (`at`) and transition lists depend only on the request and the dataset, and are kept in
  * `answers` by the parsed request (canonical id, instant in ms, page), so spellings share them.
  */
-export function timezonesRoutes(store: TimezoneStore, now: () => Date, answers = new ComputedAnswers()) {
+export function timezonesRoutes(store: TimezoneStore, clock: Clock, answers = new ComputedAnswers()) {
   const app = new Hono();
   const { start, end } = store.window;
   const windowText = `${new Date(start).toISOString().slice(0, 4)} to ${new Date(end - 1).toISOString().slice(0, 4)}`;
@@ -64,9 +65,9 @@ export function timezonesRoutes(store: TimezoneStore, now: () => Date, answers =
     return id;
   };
 
-  // Answers for now are cacheable until the next transition among their zones (at most an hour);
-  // answers for a given instant change only with the dataset (the path's default policy).
-  const send = (c: Context, { text, until }: Cached, ms: number) => answer(c, text, 200, { 'cache-control': cacheUntil(ms, until) });
+  // Answers for now hold until the next transition among their zones (their max-age counts down to it, at
+  // most an hour); answers for a given instant change only with the dataset (the area's Cache-Control).
+  const send = (c: Context, { text, until }: Cached) => answer(c, text, { holds: { until } });
 
   app.get('/', (c) => {
     const q = queryOf(c, 'page per_page include at');
@@ -74,8 +75,7 @@ export function timezonesRoutes(store: TimezoneStore, now: () => Date, answers =
     const scope = listScope(q);
     const at = instant(q);
     if (at !== undefined) return answer(c, answers.get(`list|${scope}|${params.page}|${params.per_page}|${at}`, () => JSON.stringify(store.page(params, scope, at, 'echo').body))!);
-    const ms = now().getTime();
-    return send(c, store.pageText(params, ms, scope), ms);
+    return send(c, store.pageText(params, clock.now(c), scope));
   });
 
   app.get('/lookup', (c) => {
@@ -96,9 +96,8 @@ export function timezonesRoutes(store: TimezoneStore, now: () => Date, answers =
       return { body, until: zone.until };
     };
     if (at !== undefined) return answer(c, answers.get(`lookup|${latitude}|${longitude}|${at}`, () => JSON.stringify(lookup(at, 'echo').body))!);
-    const ms = now().getTime();
-    const { body, until } = lookup(ms, undefined);
-    return answerJson(c, body, 200, { 'cache-control': cacheUntil(ms, until) });
+    const { body, until } = lookup(clock.now(c), undefined);
+    return answerJson(c, body, { holds: { until } });
   });
 
   app.get('/:identifier{.+}/transitions', (c) => {
@@ -120,8 +119,7 @@ export function timezonesRoutes(store: TimezoneStore, now: () => Date, answers =
     const id = zoneId(c);
     const at = instant(q);
     if (at !== undefined) return answer(c, answers.get(`zone|${id}|${at}`, () => JSON.stringify(store.zoneAt(id, at, 'echo').body))!);
-    const ms = now().getTime();
-    return send(c, store.zoneText(id, ms), ms);
+    return send(c, store.zoneText(id, clock.now(c)));
   });
 
   return app;
