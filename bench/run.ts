@@ -4,7 +4,8 @@
  * 2. HTTP: the real server (with the gate, and without it) and a static
  *    baseline (plain node:http answering a precomputed JSON body of similar
  *    size), each in its own process, loaded by autocannon from this process in
- *    the same run; medians of rounds; each row printed as soon as measured,
+ *    the same run; each ratio the median of its per-round ratios (the servers
+ *    of a round load back to back); each row printed as soon as measured,
  *    in throughput and in server CPU time per request (autocannon shares
  *    this 2-core machine: when it is the bottleneck, throughput ratios near
  *    100% say little; CPU per request still does).
@@ -372,6 +373,11 @@ async function main() {
     }
     const rps = (xs: Sample[]) => median(xs.map((x) => x.rps));
     const cpu = (xs: Sample[]) => median(xs.map((x) => x.cpuUs));
+    // Ratios are paired by round (each round loads every server back to back, so they share its noise): a row's
+    // ratio is the median of its per-round ratios, not the ratio of two medians taken from different rounds.
+    const paired = (f: (r: number) => number) => median(Array.from({ length: ROUNDS }, (_, r) => f(r)));
+    const ratio = (a: Sample[], b: Sample[]) => paired((r) => a[r].rps / b[r].rps);
+    const cpuRatio = (a: Sample[], b: Sample[]) => paired((r) => a[r].cpuUs / b[r].cpuUs);
     const baseRps = rps(s.base);
     const row: Row = {
       group: GROUPS[name] ?? '',
@@ -379,21 +385,21 @@ async function main() {
       p50_ms: median(s.api.map((x) => x.p50)),
       p99_ms: median(s.api.map((x) => x.p99)),
       baseline_rps: baseRps,
-      ratio: rps(s.api) / baseRps,
+      ratio: ratio(s.api, s.base),
       body_bytes: Buffer.byteLength(medianBody[name]),
       no_gate_rps: rps(s.open),
-      no_gate_ratio: rps(s.open) / baseRps,
-      gate_cost: 1 - rps(s.api) / rps(s.open),
+      no_gate_ratio: ratio(s.open, s.base),
+      gate_cost: 1 - ratio(s.api, s.open),
       load: load1(),
       cpu_us: cpu(s.api),
       baseline_cpu_us: cpu(s.base),
       no_gate_cpu_us: cpu(s.open),
-      cpu_ratio: cpu(s.base) / cpu(s.api),
-      cpu_gate_cost: 1 - cpu(s.open) / cpu(s.api),
+      cpu_ratio: cpuRatio(s.base, s.api),
+      cpu_gate_cost: 1 - cpuRatio(s.open, s.api),
     };
     if (COMPARE) {
-      Object.assign(row, { before_ratio: rps(s.before) / baseRps, before_no_gate_ratio: rps(s.beforeOpen) / baseRps, before_gate_cost: 1 - rps(s.before) / rps(s.beforeOpen) });
-      Object.assign(row, { before_cpu_us: cpu(s.before), before_cpu_ratio: cpu(s.base) / cpu(s.before), before_cpu_gate_cost: 1 - cpu(s.beforeOpen) / cpu(s.before) });
+      Object.assign(row, { before_ratio: ratio(s.before, s.base), before_no_gate_ratio: ratio(s.beforeOpen, s.base), before_gate_cost: 1 - ratio(s.before, s.beforeOpen) });
+      Object.assign(row, { before_cpu_us: cpu(s.before), before_cpu_ratio: cpuRatio(s.base, s.before), before_cpu_gate_cost: 1 - cpuRatio(s.beforeOpen, s.before) });
     }
     http[name] = row;
     const us = (x: number | undefined) => (x === undefined ? '' : x.toFixed(1));
