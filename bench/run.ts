@@ -284,6 +284,8 @@ async function main() {
     astronomy_moon: ['NO', 'JP', 'US', 'AR', 'SG', 'IS', 'EC', 'ZA'].map((c, i) => `/v1/astronomy/moon/${c}?date=2026-0${1 + i}-21`),
     country_list: [1, 2, 3, 4, 5].map((p) => `/v1/countries?page=${p}`),
     country: ['JP', 'US', 'DE', 'BR', 'IN', 'ZA', 'gb', 'AU'].map((c) => `/v1/countries/${c}`),
+    // The largest country document (12.8 kB: compressible, so sent with Vary), the row that lagged the others.
+    country_jp: ['/v1/countries/JP'],
     timezone: ['America%2FNew_York', 'Europe%2FLondon', 'Asia%2FTokyo', 'Australia%2FLord_Howe', 'Asia%2FKathmandu', 'America%2FArgentina%2FBuenos_Aires', 'Asia%2FCalcutta', 'Africa%2FCasablanca'].map((z) => `/v1/timezones/${z}`),
     timezone_at: ['America%2FNew_York', 'Europe%2FLondon', 'Australia%2FLord_Howe', 'UTC', 'Etc%2FGMT%2B5', 'Africa%2FCasablanca'].flatMap((z) => ['1975-06-01T00:00:00Z', '2026-03-08T07:00:00Z', '2099-10-01T12:00:00Z'].map((at) => `/v1/timezones/${z}?at=${at}`)),
     timezone_transitions: ['America%2FNew_York', 'Europe%2FBerlin', 'Australia%2FSydney', 'Asia%2FTokyo'].flatMap((z) => [1980, 2026, 2099].map((y) => `/v1/timezones/${z}/transitions?year=${y}`)),
@@ -295,7 +297,7 @@ async function main() {
 
   /** The target groups: answers sent as precomputed bytes (target >= 70% of the baseline), and computed ones (>= 55%). */
   const GROUPS: Record<string, 'precomputed' | 'computed'> = {
-    holidays: 'precomputed', country: 'precomputed', country_list: 'precomputed', travel: 'precomputed', timezone_list: 'precomputed',
+    holidays: 'precomputed', country: 'precomputed', country_jp: 'precomputed', country_list: 'precomputed', travel: 'precomputed', timezone_list: 'precomputed',
     check: 'computed', add: 'computed', count: 'computed', next: 'computed', timezone: 'computed', travel_from_date: 'computed',
   };
   const TARGET = { precomputed: 0.7, computed: 0.55 };

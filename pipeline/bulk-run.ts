@@ -6,7 +6,10 @@
  * so that minutes of SQLite work never block the test runner's own thread.
  */
 import { MessageChannel, Worker, type TransferListItem } from 'node:worker_threads';
-import type { BulkJob, BulkResult, BulkStatus } from './bulk-worker.js';
+import type { BulkJob, BulkResult, BulkStatus, DocumentBatch } from './bulk-worker.js';
+
+/** Documents per batch handed to the tables job. */
+const BATCH = 10_000;
 
 function runJob(job: BulkJob, transfer: TransferListItem[], onStatus: (text: string) => void): { worker: Worker; done: Promise<BulkResult> } {
   const worker = new Worker(new URL('./bulk-worker.mjs', import.meta.url), { workerData: job, transferList: transfer });
@@ -25,11 +28,27 @@ export interface BulkProgress {
   sqlite: string;
 }
 
-export async function bulkInWorker(files: Map<string, unknown>, progress: BulkProgress = { tables: 'starting', sqlite: 'starting' }): Promise<BulkResult> {
+/**
+ * `onHandoff` hears how many documents have been handed over. They go in batches, each copied (structured
+ * clone) as it is posted: handed over at once, as the job's workerData, they held this thread for 5 s without
+ * a word.
+ */
+export async function bulkInWorker(files: Map<string, unknown>, progress: BulkProgress = { tables: 'starting', sqlite: 'starting' }, onHandoff: (sent: number, total: number) => void = () => {}): Promise<BulkResult> {
   const { port1, port2 } = new MessageChannel();
-  const tables = runJob({ job: 'tables', files, port: port1 }, [port1], (text) => (progress.tables = text));
+  const tables = runJob({ job: 'tables', documents: files.size, port: port1 }, [port1], (text) => (progress.tables = text));
   const sqlite = runJob({ job: 'sqlite', port: port2 }, [port2], (text) => (progress.sqlite = text));
   try {
+    let batch: DocumentBatch['documents'] = [];
+    let sent = 0;
+    for (const entry of files) {
+      batch.push(entry);
+      if (batch.length === BATCH || sent + batch.length === files.size) {
+        tables.worker.postMessage({ documents: batch } satisfies DocumentBatch);
+        sent += batch.length;
+        batch = [];
+        onHandoff(sent, files.size);
+      }
+    }
     const [a, b] = await Promise.all([tables.done, sqlite.done]);
     return { tables: a.tables, files: new Map([...a.files, ...b.files]) };
   } catch (err) {

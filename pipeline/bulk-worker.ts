@@ -20,7 +20,28 @@ export interface BulkResult {
   files: Map<string, string | Uint8Array>;
 }
 
-export type BulkJob = { job: 'tables'; files: FileMap; port: MessagePort } | { job: 'sqlite'; port: MessagePort };
+/** `documents`: how many documents the tables job receives, in batches of [path, document] pairs (bulk-run.ts). */
+export type BulkJob = { job: 'tables'; documents: number; port: MessagePort } | { job: 'sqlite'; port: MessagePort };
+
+/** A batch of the documents, posted to the tables job. */
+export interface DocumentBatch {
+  documents: [string, unknown][];
+}
+
+/** The documents, as their batches arrive. */
+function receiveDocuments(count: number): Promise<FileMap> {
+  const files: FileMap = new Map();
+  return new Promise((resolve) => {
+    if (count === 0) return resolve(files);
+    const take = (m: DocumentBatch) => {
+      for (const [path, doc] of m.documents) files.set(path, doc as never);
+      if (files.size < count) return;
+      parentPort!.off('message', take);
+      resolve(files);
+    };
+    parentPort!.on('message', take);
+  });
+}
 
 /** What a job is doing, posted as it changes (pipeline/bulk-run.ts prints it while the build waits). */
 export interface BulkStatus {
@@ -32,8 +53,10 @@ const job = workerData as BulkJob;
 const out: BulkResult['files'] = new Map();
 let tables = 0;
 if (job.job === 'tables') {
+  status('receiving the documents');
+  const documents = await receiveDocuments(job.documents);
   status('building the tables from the documents');
-  const built = buildTables(job.files);
+  const built = buildTables(documents);
   tables = built.length;
   job.port.postMessage(built);
   const digest = once(job.port, 'message') as Promise<[FileDigest]>;
@@ -42,7 +65,7 @@ if (job.job === 'tables') {
   status('CSV files written and checked; waiting for the SQLite digest');
   for (const [path, data] of files) out.set(path, data);
   const [sqlite] = await digest;
-  out.set('bulk/datapackage.json', stableJson(dataPackage(built, csv, job.files.get('attribution.json') as Attribution, sqlite)));
+  out.set('bulk/datapackage.json', stableJson(dataPackage(built, csv, documents.get('attribution.json') as Attribution, sqlite)));
 } else {
   status('waiting for the tables');
   const [built] = (await once(job.port, 'message')) as [BulkTable[]];

@@ -313,11 +313,14 @@ export async function build({
   step(`[business days] ${targets.length} locations; ${renamed} names and ${rezoned} time zones differ from date-holidays'`);
   for (const [path, doc] of emitBusinessDays(locations, countriesWithoutData(targets, countries), FIRST_YEAR, LAST_YEAR, identities)) files.set(path, doc);
 
-  step('[travel]');
+  step('[travel] plugs and voltages');
   const power = ingestPower(sourcesDir);
+  step('[travel] climate normals of the capitals');
   const climateSources = loadClimateSources(sourcesDir);
   const climate = ingestClimate(climateSources, Object.fromEntries(countries.map((c) => [c.code, c.capital])));
+  step('[travel] climate stations of the regions');
   const regional = ingestRegionalClimate(climateSources, seats.seats);
+  step('[travel] a document for every country and region');
   for (const [path, doc] of emitTravel(countries, power, climate, { regional, seats, largest })) files.set(path, doc);
   const { coverage } = files.get('travel/index.json') as TravelIndex;
   const per = (key: 'with_seat' | 'with_station') => coverage.largest_countries.map((c) => `${c.country} ${c[key]}/${c.subdivisions}`).join(', ');
@@ -335,7 +338,7 @@ export async function build({
   // a worker builds them (and the SQLite file) while this thread writes the JSON and iCalendar texts.
   const bulkStarted = Date.now();
   const bulkProgress = { tables: 'starting', sqlite: 'starting' };
-  const bulkDone = bulkInWorker(files, bulkProgress);
+  const bulkDone = bulkInWorker(files, bulkProgress, (sent, total) => step(`[bulk] ${sent} of ${total} documents handed to the bulk worker`));
   const serialized = new Map<string, string | Uint8Array>();
   const written = progress('serialize', files.size);
   for (const path of [...files.keys()].sort()) {

@@ -213,12 +213,15 @@ const round5 = (x: number) => Math.round(x * 1e5) / 1e5;
 /**
  * The seat of every subdivision. `zoneAt` answers the IANA zone (any name) at a point; links are resolved here.
  */
-export function buildSeats(src: SeatSources, zoneAt: (latitude: number, longitude: number) => string): SeatReport {
+/** `onProgress` hears every 1,000 subdivisions done (geo-tz loads its polygons as the seats need them: seconds). */
+export function buildSeats(src: SeatSources, zoneAt: (latitude: number, longitude: number) => string, onProgress: (done: number, total: number) => void = () => {}): SeatReport {
   const byCountry = new Map<string, Place[]>();
   const byId = new Map<number, Place>();
   for (const p of src.places) {
     if (!(p.featureCode in RANK)) continue; // PPLX (sections), PPLH (historical), PPLQ (abandoned), …
-    byCountry.set(p.country, [...(byCountry.get(p.country) ?? []), p]);
+    let list = byCountry.get(p.country);
+    if (list === undefined) byCountry.set(p.country, (list = []));
+    list.push(p); // copying the list for each place (a spread) took seconds: the US has tens of thousands
     byId.set(p.id, p);
   }
   const canonical = (zone: string) => src.links.get(zone) ?? zone;
@@ -246,7 +249,8 @@ export function buildSeats(src: SeatSources, zoneAt: (latitude: number, longitud
   // Parents first: a child without a join of its own searches the admin1 of its parent's seat.
   const order = [...src.subdivisions].sort((a, b) => Number(Boolean(a.parent)) - Number(Boolean(b.parent)) || (a.code < b.code ? -1 : 1));
   const seatPlace = new Map<string, Place>();
-  for (const s of order) {
+  for (const [i, s] of order.entries()) {
+    if (i > 0 && i % 1000 === 0) onProgress(i, order.length);
     const cc = s.code.slice(0, 2);
     const places = byCountry.get(cc) ?? [];
     const why: string[] = [];
@@ -347,9 +351,10 @@ export function buildSeats(src: SeatSources, zoneAt: (latitude: number, longitud
 export async function ingestSeats(sourcesDir: string, onStep: (what: string) => void = () => {}): Promise<SeatReport> {
   onStep('[seats] GeoNames cities and the ISO 3166-2 joins');
   const sources = loadSeatSources(sourcesDir);
-  onStep('[seats] geo-tz, and a seat and its zone for every subdivision');
+  onStep('[seats] loading geo-tz');
   const { find } = await import('geo-tz/all');
-  return buildSeats(sources, (lat, lon) => find(lat, lon)[0]);
+  onStep(`[seats] a seat and its zone for each of ${sources.subdivisions.length} subdivisions`);
+  return buildSeats(sources, (lat, lon) => find(lat, lon)[0], (done, total) => onStep(`[seats] ${done} of ${total} subdivisions`));
 }
 
 /** Entries for attribution.json. */
