@@ -40,7 +40,7 @@ import { emitTravel } from './stages/emit-travel.js';
 import { emitAstronomyPlaces } from './stages/emit-astronomy-places.js';
 import { emitTimezones } from './stages/emit-timezones.js';
 import { emitManifest } from './stages/emit-manifest.js';
-import { emitReadme } from './stages/emit-readme.js';
+import { emitReadme, fileFigures, travelFigures } from './stages/emit-readme.js';
 import { bulkInWorker } from './bulk-run.js';
 import { emitIcs } from './stages/emit-ics.js';
 import type { Attribution, Country, TravelIndex } from '../lib/schema-types.js';
@@ -379,7 +379,9 @@ export async function build({
   };
   const sources = manifestSources(sourcesList);
   // The README is part of the content (the manifest hashes it), so it holds no version: only counts and sources.
-  serialized.set('README.md', emitReadme({ ...counts, tzdata }));
+  // Aliases of every zone served, zone.tab's and the others' (counts.timezone_aliases has zone.tab's alone).
+  const timezoneLinks = zones.reduce((n, z) => n + z.aliases.length, 0);
+  serialized.set('README.md', emitReadme({ ...counts, tzdata, timezone_links: timezoneLinks, ...fileFigures(serialized), ...travelFigures(coverage) }));
   const { source, release, license, package: pkg, package_version } = BOUNDARIES;
   const hashed = progress('manifest', serialized.size);
   const manifest = emitManifest(serialized, sources, counts, { source, release, license, package: pkg, package_version, tzdata_version: tzdata, ...boundaries }, () => hashed.tick());

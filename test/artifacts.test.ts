@@ -49,6 +49,18 @@ describe('dist-data artifacts', () => {
     expect(readme).toContain(`${manifest.counts.timezones} IANA time zones (tzdata ${manifest.sources.tzdata.version})`);
   });
 
+  it('the dataset README states how many files the dataset has, and their size', () => {
+    // The one place these figures are kept: the project's docs only quote them with the date they were measured.
+    const readme = readFileSync(join(V1, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const data = files.filter((f) => f !== 'README.md' && f !== 'manifest.json');
+    const mb = (list: string[]) => (list.reduce((n, f) => n + manifest.files[f].bytes, 0) / 1e6).toFixed(1);
+    const bulk = data.filter((f) => f.startsWith('bulk/'));
+    const ics = data.filter((f) => !f.startsWith('bulk/') && f.endsWith('.ics'));
+    const json = data.filter((f) => !f.startsWith('bulk/') && !f.endsWith('.ics'));
+    expect(readme).toContain(`Files: ${files.length} in all; ${mb(data)} MB without this README and \`manifest.json\`: `
+      + `${json.length} JSON files (${mb(json)} MB), ${ics.length} iCalendar files (${mb(ics)} MB) and ${bulk.length} files in \`bulk/\` (${mb(bulk)} MB).`);
+  });
+
   it('the manifest lists exactly the other files, with their sha256 and size', async () => {
     const listed = Object.keys(manifest.files).sort();
     expect(listed).toEqual(files.filter((f) => f !== 'manifest.json'));

@@ -24,7 +24,7 @@ describe('astronomy tells the time by the dataset tzdata', () => {
   it("the zones' window holds every local day astronomy answers for", () => {
     const { start, end } = window;
     // The window is UTC 1900-01-01 to 2101-01-01; a local day at UTC+14 starts up to 14 hours before it, and one at
-    // UTC-12 ends 12 hours after it: there the state at the edge holds (README, "Astronomy": Indian/Cocos's and
+    // UTC-12 ends 12 hours after it: there the state at the edge holds (docs/api.md, "Astronomy": Indian/Cocos's and
     // Europe/Stockholm's changes fell in the 14 hours before 1900 UTC; no zone changes in the first hours of 2101).
     expect(start).toBeLessThanOrEqual(Date.parse(`${FIRST_DATE}T00:00:00Z`));
     expect(end).toBeGreaterThanOrEqual(Date.parse(`${LAST_DATE}T00:00:00Z`) + 86_400_000);

@@ -32,7 +32,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { moonDay, sunDay, type MoonDay, type SunDay } from '../lib/astronomy.js';
 import { Clock } from '../server/clock.js';
 import { astronomyRoutes } from '../server/routes/astronomy.js';
-import { sharedStore, sharedTimezones } from './helpers.js';
+import { requirePackage, runs, sharedStore, sharedTimezones } from './helpers.js';
 
 const zone = (id: string) => sharedTimezones().timeline(id) ?? (() => { throw new Error(`no zone ${id} in the dataset`); })();
 
@@ -126,6 +126,7 @@ for (const api of API_PLACES) {
 }
 
 const cases = [...libCases, ...apiCases];
+requirePackage('python3-ephem', runs('/usr/bin/python3', ['-c', 'import ephem']));
 const ephem: Record<string, number | null>[] = JSON.parse(
   execFileSync('/usr/bin/python3', [join(import.meta.dirname, 'ephem', 'sun-moon.py')], {
     input: JSON.stringify(cases.map(({ latitude, longitude, timezone, date }) => ({ latitude, longitude, timezone, date }))),

@@ -17,7 +17,7 @@ import { emitSqlite } from '../pipeline/stages/emit-sqlite.js';
 import { bulkInWorker } from '../pipeline/bulk-run.js';
 import { sha256 } from '../pipeline/stages/emit-manifest.js';
 import type { BusinessDaysLocations, BusinessDaysYear, TimezoneZone } from '../lib/schema-types.js';
-import { appAt, DATA_DIR, FULL, getJson } from './helpers.js';
+import { appAt, DATA_DIR, FULL, getJson, requirePackage, runs } from './helpers.js';
 
 const V1 = join(DATA_DIR, 'v1');
 const BULK = join(V1, 'bulk');
@@ -179,6 +179,7 @@ describe('DuckDB reads the CSVs with the types datapackage.json declares', () =>
 });
 
 describe('Python\'s csv module reads every table', () => {
+  beforeAll(() => requirePackage('python3', runs('/usr/bin/python3', ['--version'])));
   it('every row has the header\'s width; counts and facts match', async () => {
     const script = `
 import csv, json, os, sys
@@ -216,6 +217,7 @@ print(json.dumps(out))
 });
 
 describe('refdata.sqlite through Debian\'s sqlite3', () => {
+  beforeAll(() => requirePackage('sqlite3', runs('sqlite3', ['-version'])));
   const DB = join(BULK, 'refdata.sqlite');
   const sql = (query: string) => execFileSync('sqlite3', ['-readonly', '-separator', '|', DB, query], { encoding: 'utf8' }).trim();
   const check = (location: string, date: string, type: string) =>

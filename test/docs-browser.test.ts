@@ -13,7 +13,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DOCS_CSP } from '../server/routes/docs.js';
 import { startServer } from '../server/main.js';
-import { DATA_DIR, sharedKeys, UNLIMITED } from './helpers.js';
+import { DATA_DIR, requirePackage, sharedKeys, UNLIMITED } from './helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -53,7 +53,7 @@ function offsite(requests: string[]): string[] {
 }
 
 function launch(): Promise<Browser> {
-  expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`).toBe(true);
+  requirePackage('chromium', existsSync(CHROMIUM), CHROMIUM);
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 }
 

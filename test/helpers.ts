@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -82,4 +83,20 @@ export function freePort(): Promise<number> {
     });
     s.on('error', reject);
   });
+}
+
+/** True when `command` (a name on PATH, or a path) runs with `args` and exits 0. */
+export function runs(command: string, args: string[]): boolean {
+  return spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * Fails, naming the install line, when a Debian package a test needs is missing (`present` false). Never a skip: a
+ * differential test that skips passes in silence on a machine without its independent implementation. `bash .ci/run`
+ * installs every package the tests use; README.md's prerequisites list them.
+ */
+export function requirePackage(debianPackage: string, present: boolean, what = debianPackage): void {
+  if (present) return;
+  const needed = what === debianPackage ? '' : ` (${what})`;
+  throw new Error(`Debian package ${debianPackage} is not installed${needed}: sudo apt-get install -y ${debianPackage}`);
 }

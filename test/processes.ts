@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from './helpers.js';
+import { freePort, requirePackage, runs } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -82,6 +82,7 @@ export class Processes {
 
   /** Debian's redis-server (installed by .ci/run) on a free port, in memory only, once it accepts connections. */
   async redis(name = 'redis'): Promise<{ url: string; proc: ChildProcess }> {
+    requirePackage('redis-server', runs('redis-server', ['--version']));
     const port = await freePort();
     const proc = this.track(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }), name);
     proc.on('error', (err) => this.logs.get(name)!.push(`redis-server could not start (is Debian's redis-server installed? .ci/run installs it): ${err.message}`));

@@ -18,13 +18,13 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { audit, groups } from '../scripts/audit-python-holidays.js';
-import { DATA_DIR } from './helpers.js';
+import { DATA_DIR, requirePackage, runs } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const LEDGER_DIR = join(import.meta.dirname, 'python-holidays');
@@ -42,6 +42,14 @@ function read(file: string): Row[] {
 const matches = (r: Row, location: string) => (r.location.endsWith('-*') ? location.startsWith(r.location.slice(0, -1)) : r.location === location);
 
 describe('python-holidays: the pinned files are what the pinned release gives', () => {
+  // scripts/python-holidays.sh makes .venv-holidays/ (when it is missing or its requirements changed) with
+  // `python3 -m venv`, which on Debian needs python3-venv for ensurepip; `python3 -m venv --help` works without it.
+  beforeAll(() => {
+    const venv = join(ROOT, '.venv-holidays');
+    const requirements = (dir: string) => (existsSync(join(dir, 'requirements.txt')) ? readFileSync(join(dir, 'requirements.txt'), 'utf8') : undefined);
+    const ready = existsSync(join(venv, 'bin', 'python')) && requirements(venv) === requirements(join(ROOT, 'sources', 'python-holidays'));
+    requirePackage('python3-venv', ready || runs('python3', ['-c', 'import ensurepip']));
+  });
   it(`re-extracts ${SAMPLE.join(', ')} with the release and compares byte for byte`, async () => {
     const python = (await run('bash', [join(ROOT, 'scripts', 'python-holidays.sh')], { encoding: 'utf8' })).stdout.trim();
     const dir = mkdtempSync(join(tmpdir(), 'refdata-python-holidays-'));

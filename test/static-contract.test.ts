@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusinessDaysLocation, BusinessDaysLocations, CountriesIndex, TimezoneZone, TravelIndex, TravelInfo } from '../lib/schema-types.js';
-import { appAt, DATA_DIR, FULL, sharedKeys } from './helpers.js';
+import { appAt, DATA_DIR, FULL, requirePackage, runs, sharedKeys } from './helpers.js';
 
 const V1 = join(DATA_DIR, 'v1');
 const read = <T>(p: string) => JSON.parse(readFileSync(join(V1, p), 'utf8')) as T;
@@ -24,6 +24,7 @@ let server: ChildProcess;
 let base: string;
 
 beforeAll(async () => {
+  requirePackage('python3', runs('python3', ['--version']));
   // -u: unbuffered, so the "Serving HTTP on … port N" line arrives at once; port 0 picks a free one.
   server = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', DATA_DIR], { stdio: ['ignore', 'pipe', 'ignore'] }); // stderr (a log line per request) unread would fill the pipe and block the server
   const port = await new Promise<number>((resolve, reject) => {
@@ -99,11 +100,11 @@ async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>
 describe('every documented static path answers the API\'s bytes', () => {
   const rows = contractRows();
 
-  it('the README documents the six byte-identical families, and the project README shows the same table', () => {
+  it('the README documents the six byte-identical families, and docs/dataset.md shows the same table', () => {
     expect(rows.map(([, file]) => file)).toEqual(['business-days/index.json', 'business-days/{LOCATION}/{YEAR}.json', 'business-days/{LOCATION}/{YEAR}.ics', 'countries/pages/{N}.json', 'countries/{CODE}.json', 'travel/{CODE}.json']);
     const block = (text: string) => /<!-- static-contract:start -->[\s\S]*?<!-- static-contract:end -->/.exec(text)?.[0];
-    const projectReadme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
-    expect(block(projectReadme)).toBe(block(readme));
+    const datasetDoc = readFileSync(join(import.meta.dirname, '..', 'docs', 'dataset.md'), 'utf8');
+    expect(block(datasetDoc)).toBe(block(readme));
   });
 
   for (const [request, file] of rows) {

@@ -28,7 +28,7 @@ import { findZic } from '../pipeline/stages/ingest-timezones.js';
 import { TZ_FIRST_YEAR, TZ_LAST_YEAR } from '../pipeline/config.js';
 import { zoneDocumentPath } from '../lib/zone-file.js';
 import type { TimezonesIndex, TimezoneZone } from '../lib/schema-types.js';
-import { appAt, DATA_DIR, FULL, getJson } from './helpers.js';
+import { appAt, DATA_DIR, FULL, getJson, requirePackage, runs } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -88,6 +88,7 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 const minutesFor = (s: State) => Math.round(s.offset_seconds / 60);
 const WINDOW = [`${TZ_FIRST_YEAR}-01-01T00:00:00Z`, `${TZ_LAST_YEAR + 1}-01-01T00:00:00Z`];
 
+requirePackage('libc-bin', runs(findZic(), ['--version']) && runs('zdump', ['--version']), 'zic and zdump');
 // Awaited, not execFileSync: a worker blocked on a child for a minute misses vitest's RPC deadline (60 s).
 await run(findZic(), ['-b', 'fat', '-d', dir, join(ROOT, 'sources', 'tzdata', 'tzdata.zi')]);
 const ids = [...index.zones, ...index.other_zones].map((z) => z.id);

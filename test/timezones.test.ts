@@ -243,15 +243,13 @@ describe('zones outside zone.tab (UTC, Etc/GMT±N, CET, ...)', () => {
   }
 });
 
-describe('the README', () => {
+describe("the dataset's README", () => {
+  // The counts live in the README the build writes (dist-data/v1/README.md), not in the project's docs, so a
+  // tzdata refresh cannot leave a stale figure behind a passing test.
   it('states the zone and alias counts the index holds', () => {
     const index = JSON.parse(readFileSync(join(DATA_DIR, 'v1', 'timezones', 'index.json'), 'utf8')) as TimezonesIndex;
-    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Timezones'), readme.indexOf('## Countries'));
+    const readme = readFileSync(join(DATA_DIR, 'v1', 'README.md'), 'utf8').replace(/\s+/g, ' '); // as rendered: wrapping aside
     const aliases = Object.keys(index.aliases).length + index.other_zones.reduce((n, z) => n + z.aliases.length, 0);
-    expect(section).toContain(`the **${index.zones.length}** canonical ids of \`zone.tab\``);
-    expect(section).toContain(`the **${index.other_zones.length}** zones outside it`);
-    expect(section).toContain(`every zone served (${index.zones.length + index.other_zones.length})`);
-    expect(section).toContain(`${aliases} of them) answers as its zone`);
+    expect(readme).toContain(`the ${index.zones.length} zones of \`zone.tab\`, ${index.other_zones.length} zones outside it, and ${aliases} aliases`);
   });
 });

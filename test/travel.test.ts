@@ -3,7 +3,7 @@
  * driving side included), regional power facts, compatibility between
  * origins and destinations, climate by month (a country's capital station, a
  * region's station nearest its seat, the reason when there is none), region
- * fallback, bad input, and the coverage report's numbers in the README.
+ * fallback, bad input, and the coverage report's numbers in the dataset's README.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -195,12 +195,19 @@ describe('destinations', () => {
     }
   });
 
-  it('the README states the coverage report\'s numbers', () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
-    const f = index.coverage.fields;
-    for (const n of [index.coverage.with_document, index.coverage.regions_with_own_document, f.power['fluids-power'], f.power.override, f.power.inherited, f.emergency['android-ecc'], f.emergency.override, f.climate['WMO normals 1991-2020'],
-      index.coverage.seats.with_seat, index.coverage.regional_climate.with_station]) {
-      expect(readme, String(n)).toContain(String(n));
-    }
+  it("the dataset's README states the coverage report's numbers", () => {
+    // Written by the build (dist-data/v1/README.md) from this report; the project's docs give dated figures only.
+    const readme = readFileSync(join(DATA_DIR, 'v1', 'README.md'), 'utf8').replace(/\s+/g, ' '); // as rendered: wrapping aside
+    const { fields: f, seats, regional_climate: climate } = index.coverage;
+    const sum = (o: Record<string, number>) => Object.values(o).reduce((n, k) => n + k, 0);
+    for (const phrase of [
+      `for ${index.coverage.countries} countries): documents for ${index.coverage.with_document} countries and ${index.coverage.regions_with_own_document} regions`,
+      `power for ${sum(f.power)} countries (fluids-power ${f.power['fluids-power']}, cited overrides ${f.power.override}, inherited from the sovereign state ${f.power.inherited})`,
+      `emergency numbers for ${sum(f.emergency)} (android-ecc ${f.emergency['android-ecc']}, cited overrides ${f.emergency.override})`,
+      `climate normals for ${f.climate['WMO normals 1991-2020']} countries`,
+      `of which ${seats.with_seat} have a seat`,
+      `for ${climate.with_station} of the ${climate.regions} regions (${climate.with_seat} with a seat) from a station within ${climate.max_distance_km} km`,
+    ]) expect(readme, phrase).toContain(phrase);
   });
+
 });

@@ -8,7 +8,7 @@
  * - 4 July 2027 is a Sunday. Where the law moves it to Monday (`sunday` = monday), Monday 5 July is not a business
  *   day; where it does not (`none`), Monday 5 July is a business day and closes banking and government (the
  *   Federal Reserve and federal offices observe it). An empty `sunday` was not settled for 4 July.
- * States whose statute was not read are not in the file (the README's business-day section lists them).
+ * States whose statute was not read are not in the file (docs/api.md's business-day section lists them).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
