@@ -298,12 +298,12 @@ function connectionGuard(listener: (req: IncomingMessage, res: ServerResponse) =
 
 /** Starts the server; resolves once it listens (port 0 picks a free port). */
 export function startServer({
-  port = Number(process.env.PORT ?? 8080),
+  port = setting(() => portOf(process.env.PORT)),
   hostname = process.env.HOST ?? '0.0.0.0',
   dataDir = process.env.DATA_DIR ?? join(import.meta.dirname, '..', 'dist-data'),
   keysFile = defaultKeysFile(),
   redisUrl = process.env.REDIS_URL || undefined,
-  limits = planLimits(),
+  limits = setting(() => planLimits()),
 }: StartOptions = {}): Promise<{ server: ServerType; port: number; store: DatasetStore; close: () => Promise<void> }> {
   // Settings first: a bad value is one line for the operator (a StartupError), before any work.
   const ipv6Prefix = setting(() => ipv6PrefixOf(process.env.ANON_IPV6_PREFIX));
@@ -315,7 +315,7 @@ export function startServer({
   // read (nor its absence logged) and no counters store is reached.
   const gated = process.env.ACCESS_CONTROL !== 'off';
   const keys = gated ? new KeyRing(keysFile) : undefined;
-  const limiter = gated ? new Limiter(limits, redisUrl) : undefined;
+  const limiter = gated ? setting(() => new Limiter(limits, redisUrl)) : undefined; // REDIS_COMMAND_TIMEOUT_MS
   const access = keys && limiter ? { keys, limiter, trustProxy: process.env.TRUST_PROXY === '1', ipv6Prefix } : undefined;
   const app = readDataset(dataDir, () => createApp({ store, timezones: new TimezoneStore(dataDir), access, answerCacheBytes: answerCache }));
   const version = store.manifest.version;
@@ -400,6 +400,14 @@ export function startServer({
       resolve({ server, port: (server.address() as AddressInfo).port, store, close });
     });
   });
+}
+
+/** PORT: a whole number from 0 to 65535 (0 picks a free port); 8080 when unset. */
+export function portOf(env: string | undefined): number {
+  if (env === undefined || env === '') return 8080;
+  const port = Number(env);
+  if (!/^\d+$/.test(env) || port > 65_535) throw new Error(`PORT must be a port number from 0 to 65535, not ${JSON.stringify(env.slice(0, 40))}`);
+  return port;
 }
 
 /** An environment setting read by `read`, whose refusal (a bad value) becomes one line for the operator. */

@@ -135,4 +135,16 @@ describe('a server that cannot start says why in one line and exits non-zero', (
     expect(cache.code).toBe(1);
     expect(oneLine(cache.stderr)).toEqual(['refdata: cannot start: GEO_CACHE_MB must be a positive number of megabytes (got "lots")']);
   }, 60_000);
+
+  it('when PORT, PLAN_LIMITS or REDIS_COMMAND_TIMEOUT_MS is not a value it takes (they were stack traces)', async () => {
+    const port = await runToExit({ PORT: '80a', DATA_DIR });
+    expect(port.code).toBe(1);
+    expect(oneLine(port.stderr)).toEqual(['refdata: cannot start: PORT must be a port number from 0 to 65535, not "80a"']);
+    const limits = await runToExit({ PORT: String(await freePort()), DATA_DIR, PLAN_LIMITS: '{"gold":{"burst":5}}' });
+    expect(limits.code).toBe(1);
+    expect(oneLine(limits.stderr)).toEqual(['refdata: cannot start: PLAN_LIMITS must be a JSON object of plans (anonymous, free, starter, pro, growth) and their limits, such as {"growth": {"burst": 500}}: there is no plan "gold"']);
+    const redis = await runToExit({ PORT: String(await freePort()), DATA_DIR, REDIS_URL: 'redis://127.0.0.1:1', REDIS_COMMAND_TIMEOUT_MS: 'soon' });
+    expect(redis.code).toBe(1);
+    expect(oneLine(redis.stderr).at(-1)).toBe('refdata: cannot start: REDIS_COMMAND_TIMEOUT_MS must be a whole number of milliseconds from 1 to 60000, not "soon"');
+  }, 60_000);
 });

@@ -30,9 +30,26 @@ export const DEFAULT_LIMITS: Record<Plan, PlanLimits> = {
  */
 export function planLimits(env = process.env.PLAN_LIMITS): Record<Plan, PlanLimits> {
   if (!env) return DEFAULT_LIMITS;
-  const overrides = JSON.parse(env) as Partial<Record<Plan, Partial<PlanLimits>>>;
+  const refuse = (why: string): never => {
+    throw new Error(`PLAN_LIMITS must be a JSON object of plans (${PLANS.join(', ')}) and their limits, such as {"growth": {"burst": 500}}: ${why}`);
+  };
+  let overrides: unknown;
+  try {
+    overrides = JSON.parse(env);
+  } catch (err) {
+    refuse(`it is not JSON (${(err as Error).message})`);
+  }
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) return refuse('it is not an object');
   const out = { ...DEFAULT_LIMITS };
-  for (const plan of PLANS) if (overrides[plan]) out[plan] = { ...out[plan], ...overrides[plan] };
+  for (const [plan, limits] of Object.entries(overrides)) {
+    if (!(PLANS as readonly string[]).includes(plan)) refuse(`there is no plan "${plan.slice(0, 40)}"`);
+    if (typeof limits !== 'object' || limits === null) return refuse(`${plan} is not an object`);
+    for (const [key, value] of Object.entries(limits)) {
+      const ok = key === 'period' ? value === 'day' || value === 'month' : ['quota', 'burst', 'burstSeconds'].includes(key) && Number.isInteger(value) && (value as number) > 0;
+      if (!ok) refuse(`${plan}.${key.slice(0, 40)} is not a known limit with a valid value (quota, burst, burstSeconds: whole numbers above 0; period: "day" or "month")`);
+    }
+    out[plan as Plan] = { ...out[plan as Plan], ...(limits as Partial<PlanLimits>) };
+  }
   return out;
 }
 
