@@ -822,9 +822,13 @@ export interface CountrySubdivision {
    */
   code: string;
   /**
-   * Name as ISO 3166-2 gives it (local language or its romanization).
+   * English name: Unicode CLDR's (its short form: Bavaria, Catalonia, Vienna, Bryansk), with reviewed corrections (sources/countries/subdivision-names.csv); ISO 3166-2's name where CLDR has none.
    */
   name: string;
+  /**
+   * Name as ISO 3166-2 gives it, in the local language or its romanization (Bayern, Catalunya [Cataluña], Wien).
+   */
+  local_name: string;
   /**
    * ISO 3166-2 category: State, Prefecture, Region …
    */

@@ -150,7 +150,7 @@ describe('DuckDB reads the CSVs with the types datapackage.json declares', () =>
     // Countries: DE's neighbours and currency, a subdivision, travel and climate.
     const de = read<{ neighbors: string[]; capital: { name: string } }>('countries/DE.json');
     expect(await q(`SELECT neighbors, capital, primary_currency FROM countries WHERE code = 'DE'`)).toEqual([{ neighbors: de.neighbors.join(','), capital: de.capital.name, primary_currency: 'EUR' }]);
-    expect(await q(`SELECT country, name FROM subdivisions WHERE code = 'DE-BY'`)).toEqual([{ country: 'DE', name: 'Bayern' }]);
+    expect(await q(`SELECT country, name, local_name FROM subdivisions WHERE code = 'DE-BY'`)).toEqual([{ country: 'DE', name: 'Bavaria', local_name: 'Bayern' }]);
     expect(await q(`SELECT voltage::INTEGER AS v, frequency::INTEGER AS f, plugs, emergency_police FROM travel WHERE destination = 'DE'`)).toEqual([{ v: 230, f: 50, plugs: 'C,F', emergency_police: '110' }]);
     const climate = read<{ months: { temp_high_c: number | null }[] }>('travel/climate/DE.json');
     expect(await q(`SELECT temp_high_c FROM climate_normals WHERE destination = 'DE' AND month = 1`)).toEqual([{ temp_high_c: climate.months[0].temp_high_c }]);

@@ -235,7 +235,7 @@ function countryTables(files: FileMap): BulkTable[] {
       c.primary_currency, c.primary_language, c.cctld, c.phone_code, c.driving_side, c.workweek, c.timezones, c.neighbors]);
     c.currencies.forEach((x, i) => currencies.push([c.code, i + 1, x.code, x.name, x.symbol]));
     c.languages.forEach((x, i) => languages.push([c.code, i + 1, x.code, x.name]));
-    for (const s of c.subdivisions) subdivisions.push([s.code, c.code, s.name, s.type]);
+    for (const s of c.subdivisions) subdivisions.push([s.code, c.code, s.name, s.local_name, s.type]);
   }
   const toCountry = { fields: ['country'], reference: { resource: 'countries', fields: ['code'] } };
   const seq = ownField('seq', 'integer', 'Order, from 1 (primary first).', true);
@@ -266,7 +266,7 @@ function countryTables(files: FileMap): BulkTable[] {
     },
     {
       name: 'subdivisions', title: 'Subdivisions', description: 'Every ISO 3166-2 subdivision, all levels.',
-      fields: [country('code', 'subdivisions[].code'), country('country', 'code'), country('name', 'subdivisions[].name'), country('type', 'subdivisions[].type')],
+      fields: [country('code', 'subdivisions[].code'), country('country', 'code'), country('name', 'subdivisions[].name'), country('local_name', 'subdivisions[].local_name'), country('type', 'subdivisions[].type')],
       primaryKey: ['code'], foreignKeys: [toCountry], rows: subdivisions,
     },
     seatTable(files, countries),

@@ -65,6 +65,10 @@ export interface CountrySources {
   restcountries: RcCountry[];
   iso3166_1: { alpha_2: string; alpha_3: string; numeric: string }[];
   iso3166_2: { code: string; name: string; type: string }[];
+  /** CLDR's English subdivision names, by CLDR's key (the ISO code in lower case without its hyphen: esct). */
+  cldrSubdivisionNames: Record<string, string>;
+  /** Reviewed corrections of CLDR's English names (sources/countries/subdivision-names.csv). */
+  subdivisionNames: { code: string; cldr: string; name: string; where: string }[];
   /** ISO 639-2 (terminology) code -> ISO 639-1 code, where one exists. */
   iso639_1: Map<string, string>;
   corrections: Correction[];
@@ -100,6 +104,10 @@ export function loadCountrySources(sourcesDir: string): CountrySources {
     if (!/^[A-Z]{3}$/.test(r.code) || !r.name || !r.symbol) throw new Error(`${r.where}: needs code, name and symbol`);
     return { code: r.code, name: r.name, symbol: r.symbol, where: r.where };
   });
+  const subdivisionNames = readCurated(join(dir, 'subdivision-names.csv'), 'code,cldr,name,reason,source').map((r) => {
+    if (!/^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(r.code) || !r.cldr || !r.name) throw new Error(`${r.where}: needs an ISO 3166-2 code, CLDR's name and the name`);
+    return { code: r.code, cldr: r.cldr, name: r.name, where: r.where };
+  });
   const iso639 = readJson<{ '639-2': { alpha_2?: string; alpha_3: string }[] }>(join(dir, 'iso-codes', 'iso_639-2.json'))['639-2'];
   return {
     restcountries: readJson<{ countries: RcCountry[] }>(join(dir, 'restcountries', 'countries-v3.1.json')).countries,
@@ -108,6 +116,8 @@ export function loadCountrySources(sourcesDir: string): CountrySources {
     iso639_1: new Map(iso639.filter((l) => l.alpha_2).map((l) => [l.alpha_3, l.alpha_2!])),
     corrections,
     currencyNames,
+    cldrSubdivisionNames: require('cldr-subdivisions-full/subdivisions/en/en.json').subdivisions.localeDisplayNames.subdivisions,
+    subdivisionNames,
     cldrLanguages: require('cldr-core/supplemental/territoryInfo.json').supplemental.territoryInfo,
     cldrCurrencies: require('cldr-core/supplemental/currencyData.json').supplemental.currencyData.region,
     cldrLanguageAlias: require('cldr-core/supplemental/aliases.json').supplemental.metadata.alias.languageAlias,
@@ -278,15 +288,35 @@ function primaryFirst<T extends { code: string }>(items: T[], primary: string | 
   return [...items].sort((a, b) => (a.code === primary ? -1 : b.code === primary ? 1 : a.code < b.code ? -1 : 1));
 }
 
+/**
+ * A subdivision's English name: CLDR's (its superscript digits, which tell apart two names spelled alike, cut
+ * off: "Île-de-France²"), or a reviewed correction of it; undefined where CLDR has none (then ISO 3166-2's name
+ * stands). ISO 3166-2 gives names in the local language or its romanisation ("Wien", "Catalunya [Cataluña]"):
+ * they are the subdivision's `local_name`.
+ */
+function subdivisionEnglishNames(src: CountrySources): (code: string) => string | undefined {
+  const cldrKey = (code: string) => code.replace('-', '').toLowerCase();
+  const fixes = new Map<string, string>();
+  for (const f of src.subdivisionNames) {
+    // A correction holds only while CLDR still says what it corrects: a CLDR release that changes it is reviewed again.
+    const cldr = src.cldrSubdivisionNames[cldrKey(f.code)];
+    if (cldr !== f.cldr) throw new Error(`${f.where}: CLDR now names ${f.code} ${JSON.stringify(cldr)}, not ${JSON.stringify(f.cldr)}: review the row`);
+    fixes.set(f.code, f.name);
+  }
+  return (code) => fixes.get(code) ?? src.cldrSubdivisionNames[cldrKey(code)]?.replace(/[\u00b9\u00b2\u00b3\u2070-\u2079]+$/u, '').trim();
+}
+
 export function buildCountries(src: CountrySources, inputs: CountryInputs): Country[] {
   const fix = new Corrector(src.corrections);
   const byCode = new Map(src.restcountries.map((c) => [c.cca2, c]));
   const alpha3To2 = new Map(src.restcountries.map((c) => [c.cca3, c.cca2]));
   const iso = new Set(src.iso3166_1.map((c) => c.alpha_2));
   const subdivisions = new Map<string, Country['subdivisions']>();
+  const englishName = subdivisionEnglishNames(src);
   for (const s of src.iso3166_2) {
     const cc = s.code.slice(0, 2);
-    subdivisions.set(cc, [...(subdivisions.get(cc) ?? []), { code: s.code, name: s.name, type: s.type, seat: inputs.seats?.get(s.code) ?? null }]);
+    if (!subdivisions.has(cc)) subdivisions.set(cc, []);
+    subdivisions.get(cc)!.push({ code: s.code, name: englishName(s.code) ?? s.name, local_name: s.name, type: s.type, seat: inputs.seats?.get(s.code) ?? null });
   }
   const currencyName = currencyNames(src);
   const languageName = languageNames(src);

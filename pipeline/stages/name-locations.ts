@@ -5,7 +5,7 @@
  *
  * Name:
  * - an ISO 3166-1 country: the countries area's name (REST Countries' common name);
- * - an ISO 3166-2 subdivision: the countries area's subdivision name (Debian iso-codes);
+ * - an ISO 3166-2 subdivision: the countries area's subdivision name (English: CLDR's, else ISO 3166-2's);
  * - any other code (date-holidays' own: DE-BY-A, CK-RAROTONGA, IC, XK): date-holidays' English name.
  *
  * Time zone:
