@@ -8,14 +8,14 @@ import { exitOnStartupError } from '../server/errors.js';
 
 const dataDir = process.env.DATA_DIR ?? join(import.meta.dirname, '..', 'dist-data');
 if (!existsSync(join(dataDir, 'v1', 'manifest.json'))) {
-  console.log(`No dataset in ${dataDir}: building it first (about 80 s on 2 cores; progress below).`);
+  console.log(`No dataset in ${dataDir}: building it first (4 to 5 minutes on 2 cores, measured 2026-11-28; progress below).`);
   await build({ outDir: dataDir });
 } else {
   // A dataset this checkout built from other code or sources (a pull, an edit) is built again; one
   // with no record (copied or downloaded into DATA_DIR) is served as it is.
   const stamp = readInputsStamp(dataDir);
   if (stamp !== undefined && stamp !== inputsDigest()) {
-    console.log(`The dataset in ${dataDir} was built from other code or sources: building it again (about 80 s on 2 cores).`);
+    console.log(`The dataset in ${dataDir} was built from other code or sources: building it again (4 to 5 minutes on 2 cores).`);
     await build({ outDir: dataDir });
   }
 }
