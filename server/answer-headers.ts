@@ -61,6 +61,8 @@ export const KEEPER = Symbol('answer keeper');
 
 interface AnswerEnv {
   answerHeaders?: Record<string, string>;
+  /** The same headers as the gate made them, a flat list [name, value, …] fresh for this request (answer() extends it). */
+  answerPairs?: string[];
   /** Node's request, when served by @hono/node-server: reading its headers skips building a WHATWG Headers. */
   incoming?: { headers: Record<string, string | string[] | undefined>; url?: string; [KEEPER]?: AnswerKeeper };
   /** The dataset version, the first part of every ETag. */
@@ -68,7 +70,8 @@ interface AnswerEnv {
 }
 
 export function answerHeaders(c: Context): Record<string, string> {
-  return (c.env as AnswerEnv | undefined)?.answerHeaders ?? JSON_ONLY;
+  const env = c.env as AnswerEnv | undefined;
+  return env?.answerHeaders ?? (env?.answerPairs ? recordOf(env.answerPairs) : JSON_ONLY);
 }
 
 /** A request header, read from Node's request when there is one. */
@@ -312,7 +315,7 @@ export function answer(c: Context, body: string | Uint8Array<ArrayBuffer>, optio
   const incoming = env?.incoming;
   const keeper = incoming?.[KEEPER];
   if (keeper !== undefined && incoming!.url !== undefined) keeper.keep(incoming!.url, kept, until, countdown, gatePath(c.req.url));
-  const headers = Object.entries(answerHeaders(c)).flat();
+  const headers = env?.answerPairs ?? Object.entries(answerHeaders(c)).flat();
   const sent = respond(kept, headers, kept.compressible ? requestHeader(c, 'accept-encoding') : undefined, requestHeader(c, 'if-none-match'));
   // Content-Length on every answer: a HEAD (which Hono answers from the GET's Response, body dropped) gets it too.
   return new Response(sent.body, { status: sent.status, headers: recordOf(headers) });

@@ -7,7 +7,7 @@ import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { answer, answerError, utf8 } from './answer-headers.js';
 import { Clock } from './clock.js';
-import { createGate } from './access/gate.js';
+import { createGate, type PairsDecision } from './access/gate.js';
 import type { KeyRing } from './access/keys.js';
 import type { Limiter } from './access/limiter.js';
 import { ApiError, errorAnswer, redactKeys } from './errors.js';
@@ -126,7 +126,8 @@ export function createApp({ store, timezones, access, now, answerCacheBytes }: A
   const route = app.fetch;
   // The description's examples are real answers of this app, from this dataset (server/openapi-examples.ts).
   answerTheExamples(answerExamples((req) => route(req, { answerHeaders: baseHeaders, datasetVersion: store.manifest.version }), exampleTargets(dataset)));
-  type Env = { incoming?: never; answerHeaders?: Record<string, string>; datasetVersion?: string };
+  type Env = { incoming?: never; answerHeaders?: Record<string, string>; answerPairs?: string[]; datasetVersion?: string };
+  const basePairs = Object.entries(baseHeaders).flat();
   // Before routing, for every request: the request-target limit, then the access gate.
   // Not async: without a gate the answer stays synchronous, which @hono/node-server serves faster.
   app.fetch = (req, env, ctx) => {
@@ -139,12 +140,14 @@ export function createApp({ store, timezones, access, now, answerCacheBytes }: A
     e.datasetVersion = store.manifest.version;
     if (!gate) {
       e.answerHeaders = baseHeaders;
+      e.answerPairs = basePairs.slice();
       return route(req, e, ctx);
     }
     const q = target.indexOf('?');
-    return gate(req, q < 0 ? target : target.slice(0, q), e.incoming).then((verdict) => {
-      if ('response' in verdict) return verdict.response;
-      e.answerHeaders = verdict.headers;
+    // The gate's list goes to the answer as it is: answer() appends the answer's own headers to it.
+    return new Promise<PairsDecision>((decided) => decided(gate.decidePairs(req.method, q < 0 ? target : target.slice(0, q), e.incoming, req))).then((d) => {
+      if ('answer' in d) return new Response(d.answer.body, { status: d.answer.status, headers: d.answer.headers });
+      e.answerPairs = d.pairs;
       return route(req, e, ctx);
     });
   };

@@ -12,7 +12,6 @@
  */
 import { clientBlock } from '../../lib/client-block.js';
 import { formatInstant } from '../../lib/rfc3339.js';
-import { recordOf } from '../answer-headers.js';
 import { ApiError, errorAnswer } from '../errors.js';
 import type { KeyRecord, KeyRing } from './keys.js';
 import type { Limiter, Verdict } from './limiter.js';
@@ -37,7 +36,6 @@ export interface GateOptions {
   baseHeaders: Record<string, string>;
 }
 
-export type GateResult = { response: Response } | { headers: Record<string, string> };
 
 /** A gate's answer without a route (refusals, OPTIONS), as parts: server/main.ts writes them straight to Node's response. */
 export interface GateAnswer {
@@ -61,8 +59,6 @@ const CORS_PAIRS = Object.entries(CORS).flat();
 /** The names of the headers an admitted request gets from the gate besides its base headers. */
 export const GATE_HEADER_NAMES: readonly string[] = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', ...Object.keys(CORS)];
 
-
-
 function header(req: Request | undefined, incoming: NodeIncoming | undefined, name: string): string | undefined {
   if (incoming) {
     const v = incoming.headers[name];
@@ -71,7 +67,6 @@ function header(req: Request | undefined, incoming: NodeIncoming | undefined, na
   return req?.headers.get(name) ?? undefined;
 }
 
-const toResult = (d: PairsDecision): GateResult => ('answer' in d ? { response: new Response(d.answer.body, { status: d.answer.status, headers: d.answer.headers }) } : { headers: recordOf(d.pairs) });
 
 /**
  * Said when a request carries an Authorization header: callers used to bearer
@@ -159,8 +154,5 @@ export function createGate({ keys, limiter, trustProxy, ipv6Prefix = 64, routeEx
     );
   }
 
-  async function gate(req: Request, pathname: string, incoming: NodeIncoming | undefined): Promise<GateResult> {
-    return toResult(await decidePairs(req.method, pathname, incoming, req));
-  }
-  return Object.assign(gate, { decidePairs });
+  return { decidePairs };
 }
