@@ -176,12 +176,13 @@ function failFast(res: ServerResponse, version: string, err: unknown): void {
  * Node's request, without a WHATWG Request, Hono or a promise: the same gate (in the same tick
  * when it can), then respond(), the function answer() uses, so the headers and bytes are the same.
  * Other requests (and a first one) take the app; answer() offers this path what it may keep.
- * Returns false when the request is not this path's to answer.
+ * Returns false when the request is not this path's to answer, 'sent' when its answer is written
+ * (in this tick), 'later' when the gate's verdict is awaited (the counters are in Redis).
  */
 function fastPath(gate: ReturnType<typeof createGate> | undefined, baseHeaders: Record<string, string>, version: string) {
   const cache = new AnswerCache();
   const basePairs = Object.entries(baseHeaders).flat();
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
+  return (req: IncomingMessage, res: ServerResponse): FastOutcome => {
     // HEAD as GET: the same kept answer, its headers with Content-Length (Node sends no body for a HEAD).
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const host = req.headers.host;
@@ -197,14 +198,19 @@ function fastPath(gate: ReturnType<typeof createGate> | undefined, baseHeaders: 
     try {
       // The gate counts the request at the instant its answer was looked up at (one clock read).
       const decision = gate ? gate.decidePairs(req.method, entry.pathname, req, undefined, entry.area, now) : { pairs: basePairs.slice() };
-      if (decision instanceof Promise) decision.then((d) => sendKept(req, res, entry, now, d)).catch((err) => failFast(res, version, err));
-      else sendKept(req, res, entry, now, decision);
+      if (decision instanceof Promise) {
+        decision.then((d) => sendKept(req, res, entry, now, d)).catch((err) => failFast(res, version, err));
+        return 'later';
+      }
+      sendKept(req, res, entry, now, decision);
     } catch (err) {
       failFast(res, version, err);
     }
-    return true;
+    return 'sent';
   };
 }
+
+type FastOutcome = false | 'sent' | 'later';
 
 /** The server's own errors (outside the app): server/errors.ts's errorAnswer, with the dataset version. */
 function errorParts(version: string, status: number, code: string, message: string, extra: Record<string, string> = {}) {
@@ -241,7 +247,11 @@ function clientErrorAnswer(err: NodeJS.ErrnoException & { rawPacket?: Buffer }):
  * unsent; a connection over maxPending is closed. Returns the wrapped
  * listener and a stall check to run on a timer.
  */
-function connectionGuard(listener: (req: IncomingMessage, res: ServerResponse) => unknown, conns: Map<Socket, Conn>) {
+function connectionGuard(
+  listener: (req: IncomingMessage, res: ServerResponse, fastTried: boolean) => unknown,
+  conns: Map<Socket, Conn>,
+  quick: (req: IncomingMessage, res: ServerResponse) => FastOutcome,
+) {
   const unsent = (socket: Socket, conn: Conn) => {
     let bytes = socket.writableLength;
     // Answers queued behind an earlier one hold their bytes until it is sent.
@@ -254,24 +264,45 @@ function connectionGuard(listener: (req: IncomingMessage, res: ServerResponse) =
     while (conn.waiting.length > 0 && !socket.destroyed && canRun(socket, conn)) conn.waiting.shift()!();
   };
 
-  const guarded = (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket;
-    const conn = conns.get(socket);
-    if (!conn || socket.destroyed) return; // requests parsed from a chunk after the connection was closed
-    if (++conn.pending > CONNECTION_LIMITS.maxPending) return void socket.destroy();
+  /** Counts a request until its answer closes. */
+  const hold = (socket: Socket, conn: Conn, res: ServerResponse) => {
+    conn.pending++;
     // 'close' comes once: `on` spares the wrapper `once` makes for every request.
     res.on('close', () => {
       conn.pending--;
       conn.running.delete(res);
       pump(socket, conn);
     });
+  };
+
+  const guarded = (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const conn = conns.get(socket);
+    if (!conn || socket.destroyed) return; // requests parsed from a chunk after the connection was closed
+    // On an idle connection (nothing running or waiting, this answer first in Node's queue: it
+    // holds the socket) a kept answer is written in this tick, within the unsent-bytes bound:
+    // counting it would be undone by its 'close' (a listener and a closure per request, measured
+    // on the fast path). Requests pipelined behind it find it running (Node has not finished it)
+    // and are counted as below.
+    const idle = conn.running.size === 0 && conn.waiting.length === 0 && res.socket === socket && socket.writableLength <= CONNECTION_LIMITS.maxUnsentBytes;
+    if (idle) {
+      const outcome = quick(req, res);
+      if (outcome === 'sent') return;
+      if (outcome === 'later') {
+        hold(socket, conn, res);
+        conn.running.add(res);
+        return;
+      }
+    }
+    if (conn.pending + 1 > CONNECTION_LIMITS.maxPending) return void socket.destroy();
+    hold(socket, conn, res);
     if (conn.waiting.length === 0 && canRun(socket, conn)) {
       conn.running.add(res);
-      void listener(req, res);
+      void listener(req, res, idle);
     } else {
       conn.waiting.push(() => {
         conn.running.add(res);
-        void listener(req, res);
+        void listener(req, res, idle);
       });
     }
   };
@@ -338,16 +369,20 @@ export function startServer({
   // The app's gate and headers: kept answers are counted and sent as the app's are.
   const fast = fastPath(app.gate, app.baseHeaders, version);
   const conns = new Map<Socket, Conn>();
-  const guard = connectionGuard((req, res) => {
-    // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own check would answer an empty 400.
-    if (req.headers.host === undefined && req.httpVersion === '1.1') {
-      const { status, headers, body } = errorParts(version, 400, 'bad_request', REQUEST_ERRORS['Missing host header']!);
-      res.writeHead(status, headers).end(body);
-      return;
-    }
-    if (fast(req, res)) return;
-    return listener(req, res);
-  }, conns);
+  const guard = connectionGuard(
+    (req, res, fastTried) => {
+      // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own check would answer an empty 400.
+      if (req.headers.host === undefined && req.httpVersion === '1.1') {
+        const { status, headers, body } = errorParts(version, 400, 'bad_request', REQUEST_ERRORS['Missing host header']!);
+        res.writeHead(status, headers).end(body);
+        return;
+      }
+      if (!fastTried && fast(req, res)) return;
+      return listener(req, res);
+    },
+    conns,
+    fast,
+  );
 
   const server = createServer(
     {

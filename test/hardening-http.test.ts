@@ -313,4 +313,25 @@ describe('clients that pipeline and never read do not stall the others', () => {
     expect(all).not.toBeNull();
     expect(Math.max(...received)).toBeLessThan(8e6); // what the kernel held: one send buffer, not a queue of bundles
   }, 40_000);
+
+  it('a non-reading pipeliner of a kept answer (the fast path, which skips the counting on an idle connection) is closed past the pending limit', async () => {
+    const c = new Client();
+    expect((await c.get('/v1/countries/JP', { 'x-api-key': keys.growth })).status).toBe(200); // now kept
+    c.close();
+    const s = connect(port, '127.0.0.1');
+    s.pause();
+    s.on('error', () => undefined);
+    let received = 0;
+    s.on('data', (d) => (received += d.length));
+    const closed = new Promise<boolean>((r) => s.once('close', () => r(true)));
+    // 200 answers of 13.8 kB would be 2.8 MB; the first is sent on the idle connection, the
+    // rest are counted, and the 17th waiting one closes the connection.
+    s.write(`GET /v1/countries/JP HTTP/1.1\r\n${host()}X-API-Key: ${keys.growth}\r\n\r\n`.repeat(200));
+    await new Promise((r) => setTimeout(r, 500));
+    s.resume();
+    expect(await Promise.race([closed, new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))])).toBe(true);
+    const answers = received / 13_000;
+    expect(answers).toBeGreaterThanOrEqual(1);
+    expect(answers).toBeLessThan(20);
+  });
 });
