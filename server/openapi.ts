@@ -310,6 +310,8 @@ const TAGS = [
 
 /** Where the documentation lives on this server (GET /v1 lists them). */
 export const DOCS_PATHS = { docs: '/docs', console: '/docs/try', openapi: '/v1/openapi.json', health: '/healthz' };
+/** Where docs/<name>.md is served (server/routes/docs.ts): the guides the description links to. */
+export const GUIDES_PATH = '/docs/guides';
 
 /** The answer of GET / and GET /v1: what the API offers and where its documentation is. */
 export function apiIndex(data: DatasetInfo): ApiIndex {
@@ -328,7 +330,7 @@ function description(data: DatasetInfo): string {
     `Open reference data for business days, travel, astronomy, time zones and countries. Dataset version \`${data.version}\`; the data is licensed under CC BY-SA 3.0 (holiday data from date-holidays), with every source's attribution in the dataset's attribution.json; the code is MIT.`,
     'Premium areas (business days, travel, astronomy) need an `X-API-Key` on a paid plan (starter, pro, growth); the reference areas (timezones, countries) also answer anonymous callers. Every counted answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.',
     'Every error is JSON (`ErrorResponse`). A query parameter a path does not take is refused with 400 `unknown_parameter` (a misspelled `dat` is never ignored in favour of a default). The API is read-only: GET and HEAD (and OPTIONS) only, any other method gets 405 `method_not_allowed` with `Allow`. Answers carry an ETag; `If-None-Match` with it gets 304.',
-    `Every example here is a real request, answered by this server from this dataset. [${DOCS_PATHS.docs}](${DOCS_PATHS.docs}) renders this description for reading, [${DOCS_PATHS.console}](${DOCS_PATHS.console}) with a console that sends the requests; \`GET /v1\` lists the areas.`,
+    `Every example here is a real request, answered by this server from this dataset. [${DOCS_PATHS.docs}](${DOCS_PATHS.docs}) renders this description for reading, [${DOCS_PATHS.console}](${DOCS_PATHS.console}) with a console that sends the requests; \`GET /v1\` lists the areas. The guides say what a description cannot: [the API's semantics](${GUIDES_PATH}/api.md), [the dataset and its hosting contract](${GUIDES_PATH}/dataset.md), [operations](${GUIDES_PATH}/operations.md) (keys, limits, Redis, faults, health) and [the data sources](${GUIDES_PATH}/data-sources.md).`,
   ].join('\n\n');
 }
 

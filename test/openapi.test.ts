@@ -4,6 +4,8 @@
  * real server for every status it documents, and every body and header is
  * validated with the schema the document itself assigns to it.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -33,7 +35,17 @@ const KEY: Record<Caller, string | undefined> = { paid: keys.growth, free: keys.
 /** One request per quota period: after the first, every counted request gets a 429. */
 const ONE_REQUEST = Object.fromEntries(PLANS.map((p) => [p, { ...DEFAULT_LIMITS[p], quota: 1, burst: 1000 }])) as Record<Plan, PlanLimits>;
 /** Routes that are not operations: the Redoc bundle is an asset of /docs, Swagger UI's files of /docs/try. */
-const ASSETS = ['/docs/redoc.standalone.js', '/docs/try/swagger-ui-bundle.js', '/docs/try/swagger-ui.css', '/docs/try/init.js'];
+const ASSETS = [
+  '/docs/redoc.standalone.js',
+  '/docs/try/swagger-ui-bundle.js',
+  '/docs/try/swagger-ui.css',
+  '/docs/try/init.js',
+  // The Markdown guides of docs/, linked from the description's text.
+  '/docs/guides/api.md',
+  '/docs/guides/dataset.md',
+  '/docs/guides/operations.md',
+  '/docs/guides/data-sources.md',
+];
 /** The one operation without an example answer: the description cannot hold itself. */
 const WITHOUT_EXAMPLE = ['/v1/openapi.json'];
 
@@ -423,6 +435,23 @@ describe('the docs page', () => {
     expect(js).not.toContain('cdn.redoc.ly');
     const again = await fetch(`${servers.main}/docs/redoc.standalone.js`, { headers: { 'if-none-match': res.headers.get('etag')! } });
     expect(again.status).toBe(304);
+  });
+});
+
+describe('the guides', () => {
+  it("are docs/'s Markdown files, each linked from the description's text, and a name that is not one is a 404", async () => {
+    const doc = (await (await fetch(`${servers.main}/v1/openapi.json`)).json()) as { info: { description: string } };
+    const linked = [...doc.info.description.matchAll(/\]\((\/docs\/guides\/[a-z-]+\.md)\)/g)].map((m) => m[1]!);
+    expect(linked.sort()).toEqual(ASSETS.filter((a) => a.startsWith('/docs/guides/')).sort());
+    for (const path of linked) {
+      const res = await fetch(servers.main + path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      expect(await res.text()).toBe(readFileSync(join(import.meta.dirname, '..', 'docs', path.split('/').pop()!), 'utf8'));
+    }
+    const missing = await fetch(`${servers.main}/docs/guides/secrets.md`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('not_found');
   });
 });
 

@@ -2,7 +2,8 @@
  * GET /v1/openapi.json (the description), GET /docs (the description rendered
  * by Redoc), GET /docs/try (the same in Swagger UI, with a console to try
  * requests) and their bundles, served from the installed packages so the
- * pages load nothing from any other host. Outside the gate's areas: free
+ * pages load nothing from any other host, and the Markdown guides of docs/
+ * at /docs/guides/<name>.md (the description links to each). Outside the gate's areas: free
  * and not counted against any plan, but metered by a per-address byte budget
  * (DOCS_BUDGET): 16 sockets once pulled 44.5 GB of the bundle in 30 s.
  */
@@ -13,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { Hono, type Context } from 'hono';
 import { answer, answerError, precompress, representation, utf8 } from '../answer-headers.js';
 import { ApiError } from '../errors.js';
-import { DOCS_PATHS, openApiBytes, type DatasetInfo } from '../openapi.js';
+import { DOCS_PATHS, GUIDES_PATH, openApiBytes, type DatasetInfo } from '../openapi.js';
 import type { Examples } from '../openapi-examples.js';
 import { queryOf } from '../query.js';
 import { clientBlock, ipv6PrefixOf } from '../../lib/client-block.js';
@@ -102,6 +103,22 @@ const CONSOLE_INIT = utf8.encode(`window.ui = SwaggerUIBundle({
   persistAuthorization: false,
 });
 `);
+
+/**
+ * The guides in the repository's docs/ (the API reference, the dataset and its hosting contract,
+ * operations, the data sources), served as Markdown at /docs/guides/<name>.md: what the rendered
+ * description does not say (semantics, keys and limits, Redis, faults). Read once, at the first docsRoutes().
+ */
+export const GUIDES = ['api', 'dataset', 'operations', 'data-sources'] as const;
+const GUIDES_DIR = join(import.meta.dirname, '..', '..', 'docs');
+let guideFiles: Map<string, Uint8Array<ArrayBuffer>> | undefined;
+function guides(): Map<string, Uint8Array<ArrayBuffer>> {
+  if (guideFiles === undefined) {
+    guideFiles = new Map(GUIDES.map((name) => [name, utf8.encode(readFileSync(join(GUIDES_DIR, `${name}.md`), 'utf8'))]));
+    for (const bytes of guideFiles.values()) precompress(bytes, 9);
+  }
+  return guideFiles;
+}
 
 /** Swagger UI's files, read (without their source-map comment) and compressed on first use. */
 const consoleFiles = new Map<string, Uint8Array<ArrayBuffer>>();
@@ -233,5 +250,7 @@ export function docsRoutes(data: DatasetInfo, { trustProxy = process.env.TRUST_P
   app.get(CONSOLE_ASSETS.js, file('v', () => consoleFile('swagger-ui-bundle.js'), { ...script, ...immutable }));
   app.get(CONSOLE_ASSETS.css, file('v', () => consoleFile('swagger-ui.css'), { ...css, ...immutable }));
   app.get(CONSOLE_ASSETS.init, file('', () => CONSOLE_INIT, script));
+  const markdown = { 'content-type': 'text/markdown; charset=utf-8', 'x-content-type-options': 'nosniff' };
+  for (const [name, bytes] of guides()) app.get(`${GUIDES_PATH}/${name}.md`, file('', () => bytes, markdown));
   return app;
 }
