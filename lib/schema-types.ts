@@ -1062,6 +1062,37 @@ export interface Manifest {
   };
 }
 
+// static-pointer.schema.json
+/**
+ * v1/current.json on a static host that `npm run publish` wrote: the version readers start from. Everything else is read under v1/<prefix>, which never changes once written.
+ */
+export interface StaticPointer {
+  dataset: "refdata";
+  /**
+   * The dataset version (manifest.json's version).
+   */
+  version: string;
+  /**
+   * The version's folder relative to v1/, ending in a slash.
+   */
+  prefix: string;
+  /**
+   * sha256 of <prefix>manifest.json, whose files list the sha256 of every other file.
+   */
+  manifest_sha256: string;
+}
+
+// static-versions.schema.json
+/**
+ * v1/versions.json on a static host that `npm run publish` wrote: the versions kept there, newest first (the first is current.json's). Older ones are removed.
+ */
+export interface StaticVersions {
+  /**
+   * @minItems 1
+   */
+  versions: string[];
+}
+
 // timezone-list.schema.json
 /**
  * GET /v1/timezones: the pagination envelope of spec 2.2, sorted by id.
