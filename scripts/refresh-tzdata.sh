@@ -4,25 +4,32 @@
 # Debian, not IANA's tarball: the registries this project may reach are npm and Debian, and Debian's
 # tzdata.zi is built with backzone, which the build relies on (every zone.tab zone keeps its own history).
 # Never goes back to an older release. Prints what it did; exit 0 also when nothing changed.
+# TZDATA_ZONEINFO=<folder holding tzdata.zi and zone.tab> takes the files from there instead of apt
+# (the offline rehearsal of `npm run refresh`, test/refresh.test.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=sources/tzdata
 
-sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo   # root in CI's container; a developer may need sudo
-$sudo apt-get update -qq
-
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# apt-get download needs no root; it writes the .deb into the current folder.
-# (As root apt warns that the download runs unsandboxed: mktemp folders are private; harmless.)
-(cd "$tmp" && apt-get download -qq tzdata)
-deb=$(ls "$tmp"/tzdata_*.deb)
-pkg_version=$(dpkg-deb -f "$deb" Version)
-# Which archive (bookworm-security, trixie-updates, ...) the chosen version came from, for SOURCE.md.
-suite=$(apt-cache madison tzdata | awk -F'|' -v v="$pkg_version" 'index($2, v) { split($3, a, " "); print a[2]; exit }')
-suite=${suite%%/*}
-dpkg-deb -x "$deb" "$tmp/root"
-zoneinfo="$tmp/root/usr/share/zoneinfo"
+if [ -n "${TZDATA_ZONEINFO:-}" ]; then
+  zoneinfo="$TZDATA_ZONEINFO"
+  pkg_version="from $TZDATA_ZONEINFO"
+  suite="a local folder"
+else
+  sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo   # root in CI's container; a developer may need sudo
+  $sudo apt-get update -qq
+  # apt-get download needs no root; it writes the .deb into the current folder.
+  # (As root apt warns that the download runs unsandboxed: mktemp folders are private; harmless.)
+  (cd "$tmp" && apt-get download -qq tzdata)
+  deb=$(ls "$tmp"/tzdata_*.deb)
+  pkg_version=$(dpkg-deb -f "$deb" Version)
+  # Which archive (bookworm-security, trixie-updates, ...) the chosen version came from, for SOURCE.md.
+  suite=$(apt-cache madison tzdata | awk -F'|' -v v="$pkg_version" 'index($2, v) { split($3, a, " "); print a[2]; exit }')
+  suite=${suite%%/*}
+  dpkg-deb -x "$deb" "$tmp/root"
+  zoneinfo="$tmp/root/usr/share/zoneinfo"
+fi
 for f in tzdata.zi zone.tab; do
   [ -s "$zoneinfo/$f" ] || { echo "refresh-tzdata: $f missing from Debian tzdata $pkg_version" >&2; exit 1; }
 done
