@@ -49,12 +49,16 @@ const say = (line: string) => process.stderr.write(`refresh: ${line}\n`);
 
 class StepFailed extends Error {}
 
-/** Runs a step's command from the repository root, its output to stderr; a failure names the step. */
-async function step(name: string, command: string[], env: Record<string, string> = {}): Promise<string> {
+/**
+ * Runs a step's command from the repository root; a failure names the step. Its stderr is ours; its
+ * stdout is returned, or, with `show` (the builds and the tests, whose output a reader of the log
+ * needs), sent to our stderr as well: our stdout carries only the last line.
+ */
+async function step(name: string, command: string[], env: Record<string, string> = {}, show = false): Promise<string> {
   say(`${name}…`);
   const t0 = performance.now();
   try {
-    const out = await $({ cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], verbose: false, quiet: true })`${command}`;
+    const out = await $({ cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', show ? 2 : 'pipe', 'inherit'], verbose: false, quiet: true })`${command}`;
     say(`${name}: done in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     return out.stdout;
   } catch (err) {
@@ -168,7 +172,7 @@ export async function refresh({ out = join(ROOT, '.refresh'), old, fixtures, tes
       oldV1 = join(out, 'old', 'v1');
     }
   } else {
-    await step('build of the current dataset', ['npm', 'run', 'build']);
+    await step('build of the current dataset', ['npm', 'run', 'build'], {}, true);
     oldV1 = join(out, 'old', 'v1');
     rmSync(join(out, 'old'), { recursive: true, force: true });
     mkdirSync(join(out, 'old'), { recursive: true });
@@ -183,7 +187,7 @@ export async function refresh({ out = join(ROOT, '.refresh'), old, fixtures, tes
   for (const line of upstream) say(`moved: ${line}`);
 
   // 4. The new dataset and its changelog.
-  await step('build of the new dataset', ['npm', 'run', 'build']);
+  await step('build of the new dataset', ['npm', 'run', 'build'], {}, true);
   const newV1 = join(ROOT, 'dist-data', 'v1');
   const newVersion = versionOf(newV1);
   const changelog = await step('changelog', ['npm', 'run', '--silent', 'diff-data', '--', oldV1, newV1, ...(today ? ['--today', today] : [])]);
@@ -192,7 +196,7 @@ export async function refresh({ out = join(ROOT, '.refresh'), old, fixtures, tes
 
   // 5. The tests, on the new dataset.
   try {
-    await step('tests', ['bash', '-c', testCommand]);
+    await step('tests', ['bash', '-c', testCommand], {}, true);
   } catch (err) {
     if (!(err instanceof StepFailed)) throw err;
     return finish({ status: 'changed-fail', old: oldVersion, new: newVersion, upstream, changelog: join(out, 'changelog.md') });
