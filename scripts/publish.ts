@@ -199,6 +199,13 @@ function rcloneHost(target: string): Host {
       await rm(dir, { recursive: true, force: true });
     }
   };
+  /** The local files' MD5s, read once however many times the host is checked (up to three per publish). */
+  const md5s = new Map<string, string>();
+  const localMd5 = (localV1: string, path: string) => {
+    let md5 = md5s.get(path);
+    if (md5 === undefined) md5s.set(path, (md5 = createHash('md5').update(readFileSync(join(localV1, path))).digest('hex')));
+    return md5;
+  };
   return {
     name: `rclone remote ${target}`,
     async read(path) {
@@ -257,7 +264,7 @@ function rcloneHost(target: string): Host {
       for (const path of expected.keys()) {
         const md5 = remote.get(path);
         if (md5 === undefined) lines.push(`missing ${path}`);
-        else if (md5 !== createHash('md5').update(readFileSync(join(localV1, path))).digest('hex')) lines.push(`changed ${path}`);
+        else if (md5 !== localMd5(localV1, path)) lines.push(`changed ${path}`);
       }
       for (const path of remote.keys()) if (!expected.has(path)) lines.push(`unlisted ${path}`);
       return lines;

@@ -11,7 +11,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -20,7 +19,7 @@ import type { Manifest } from '../lib/schema-types.js';
 import { CACHE_POINTER, CACHE_VERSIONED, familyOf, staticHeaders, type StaticPointer, type StaticVersions } from '../lib/static-hosting.js';
 import { datasetVersion } from '../pipeline/stages/emit-manifest.js';
 import { publish } from '../scripts/publish.js';
-import { appAt, DATA_DIR, requirePackage, runs, sharedKeys } from './helpers.js';
+import { appAt, DATA_DIR, freePort, requirePackage, runs, sharedKeys } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const REAL = join(DATA_DIR, 'v1');
@@ -71,14 +70,6 @@ const third = dataset('third', { 'countries/JP.json': '{"changed":2}\n', 'travel
 // --- nginx, serving the folder target with deploy/refdata.nginx.conf ---------------------------
 let nginx: ChildProcess | undefined;
 let site = '';
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 beforeAll(async () => {
   const binary = existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
   requirePackage('nginx-light', runs(binary, ['-v']));
