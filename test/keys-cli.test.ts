@@ -130,7 +130,10 @@ describe('create --quiet', () => {
 });
 
 describe('a key created while the server runs', () => {
-  const call = (base: string, key: string, path = '/v1/travel/JP') => fetch(base + path, { headers: { 'x-api-key': key } });
+  // One connection per request: the CLI runs synchronously between two requests and blocks this process, so a pooled
+  // keep-alive connection can be closed by the server's keep-alive timeout meanwhile and reused after it
+  // ("other side closed" on a loaded machine). The tests are about the keys file, not connection reuse.
+  const call = (base: string, key: string, path = '/v1/travel/JP') => fetch(base + path, { headers: { 'x-api-key': key, connection: 'close' } });
 
   it('works on its first request: keys create, then one request, no sleep and no retry', async () => {
     const { file, keys } = makeKeys();
