@@ -10,7 +10,7 @@
  * Reads the built dataset (dist-data/v1) and the pinned extraction (sources/python-holidays/), no Python.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { parseDate, formatDate } from '../lib/plain-date.js';
@@ -103,9 +103,15 @@ export function groups(days: readonly AuditDay[]): { location: string; closed_by
 /**
  * The backlog of groups nobody has settled yet (test/python-holidays/backlog.csv), one row per country group or
  * per (country's subdivisions, side, name): a work list, never a verdict. `--backlog FILE` writes it; review each
- * row into a ledger file with a cited verdict and delete it here.
+ * row into a ledger file with a cited verdict and delete it here. A row's `explanation` and `source` say what
+ * reviewers searched and could not find (the decree or list that would settle it); `notes` carries them over
+ * from the file being rewritten, by (location, holiday, side).
  */
-export function backlogCsv(g: ReturnType<typeof groups>, covered: (location: string, side: string, name: string) => Set<string> | 'all' = () => new Set()): string {
+export function backlogCsv(
+  g: ReturnType<typeof groups>,
+  covered: (location: string, side: string, name: string) => Set<string> | 'all' = () => new Set(),
+  notes: ReadonlyMap<string, { explanation: string; source: string }> = new Map(),
+): string {
   const q = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
   const rows = new Set<string>();
   for (const x of g) {
@@ -114,8 +120,9 @@ export function backlogCsv(g: ReturnType<typeof groups>, covered: (location: str
     const left = x.dates.filter((d) => !c.has(d));
     if (!left.length) continue;
     // A group no ledger row touches: one row for the country, or for all its subdivisions; a partly settled one: its dates left.
-    if (left.length === x.dates.length) rows.add(`${x.location.includes('-') ? `${x.location.slice(0, 2)}-*` : x.location},${q(x.name)},${x.closed_by},,unreviewed,,`);
-    else rows.add(`${x.location},${q(x.name)},${x.closed_by},${left.join(' ')},unreviewed,,`);
+    const location = left.length === x.dates.length && x.location.includes('-') ? `${x.location.slice(0, 2)}-*` : x.location;
+    const note = notes.get(`${location}\t${x.name}\t${x.closed_by}`) ?? { explanation: '', source: '' };
+    rows.add(`${location},${q(x.name)},${x.closed_by},${left.length === x.dates.length ? '' : left.join(' ')},unreviewed,${q(note.explanation)},${q(note.source)}`);
   }
   return ['location,holiday,side,dates,verdict,explanation,source', ...[...rows].sort()].join('\n') + '\n';
 }
@@ -145,6 +152,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const mine = rows.filter((r) => (r.location.endsWith('-*') ? location.startsWith(r.location.slice(0, -1)) : r.location === location) && r.holiday === name && r.side === side);
       return mine.some((r) => r.dates === '') ? 'all' : new Set(mine.flatMap((r) => r.dates.split(' ')));
     };
-    writeFileSync(backlog, backlogCsv(g, covered));
+    // What reviewers noted on a row that is still open stays with it.
+    const before = existsSync(backlog) ? (parse(readFileSync(backlog, 'utf8'), { columns: true, skip_empty_lines: true, trim: true }) as { location: string; holiday: string; side: string; explanation: string; source: string }[]) : [];
+    const notes = new Map(before.filter((r) => r.explanation || r.source).map((r) => [`${r.location}\t${r.holiday}\t${r.side}`, { explanation: r.explanation, source: r.source }]));
+    writeFileSync(backlog, backlogCsv(g, covered, notes));
   }
 }
