@@ -223,6 +223,13 @@ describe('curated official calendars fail closed', () => {
     expect(() => loadCuration(folder(perYear, [], decrees))).not.toThrow();
   });
 
+  it('takes closes "none" in rules.csv (a named holiday that closes nothing), and refuses it on a day off in days.csv', () => {
+    const dir = folder([]);
+    writeFileSync(join(dir, 'RU', 'rules.csv'), [HEADERS.rules, `RU,05-08,X Day,X,public,none,,2024,,${cite},suspended`].join('\n') + '\n');
+    expect(loadCuration(dir).rules[0]).toMatchObject({ name: 'X Day', type: 'public', closes: [] });
+    expect(() => loadCuration(folder([`RU,2025-05-02,holiday,X,X,,none,,${cite},`]))).toThrow(/RU\/days\.csv line 2: closes "none" is for rules\.csv only/);
+  });
+
   it('refuses a file whose header was cut or changed', () => {
     const dir = folder([]);
     writeFileSync(join(dir, 'RU', 'days.csv'), 'location,date,kind\nRU,2025-05-02,holiday\n');

@@ -131,9 +131,17 @@ export function boundOf(text: string, edge: 'since' | 'until', where: string): s
   return text;
 }
 
-/** The day types a `closes` cell names; empty means what the type closes (all three for a day off). */
-function closesOf(text: string, fallback: readonly DayType[], where: string): DayType[] {
+/**
+ * The day types a `closes` cell names; empty means what the type closes (all three for a day off). `none` (rules
+ * only) is a holiday that closes nothing: a law's holiday while a suspension holds (Ukraine under martial law), listed
+ * by name as the suspended holidays are.
+ */
+function closesOf(text: string, fallback: readonly DayType[], where: string, allowNone = false): DayType[] {
   if (text === '') return [...fallback];
+  if (text === 'none') {
+    if (!allowNone) throw new Error(`${where}: closes "none" is for rules.csv only (a day off in days.csv closes at least one day type)`);
+    return [];
+  }
   const list = text.split(/\s+/);
   for (const t of list) if (!(DAY_TYPES as readonly string[]).includes(t)) throw new Error(`${where}: unknown day type "${t}" in closes`);
   return sortTypes(list as DayType[]);
@@ -222,7 +230,7 @@ function readFolder(dir: string, cc: string, out: Curation, cited: Map<string, s
       name: row.name,
       localName: row.local_name,
       type,
-      closes: closesOf(row.closes, CLOSES[type], where),
+      closes: closesOf(row.closes, CLOSES[type], where, true),
       replaces: row.replaces || null,
       ...range(row, where),
       citations: cites(row.citation, where),
