@@ -104,15 +104,17 @@ export function groups(days: readonly AuditDay[]): { location: string; closed_by
  * The backlog of groups nobody has settled yet (test/python-holidays/backlog.csv), one row per country group or
  * per (country's subdivisions, side, name): a work list, never a verdict. `--backlog FILE` writes it; review each
  * row into a ledger file with a cited verdict and delete it here. A row's `explanation` and `source` say what
- * reviewers searched and could not find (the decree or list that would settle it); `notes` carries them over
- * from the file being rewritten, by (location, holiday, side).
+ * reviewers searched and could not find (the decree or list that would settle it); they are carried over from
+ * `previous`, the rows of the file being rewritten, by (location, holiday, side).
  */
 export function backlogCsv(
   g: ReturnType<typeof groups>,
   covered: (location: string, side: string, name: string) => Set<string> | 'all' = () => new Set(),
-  notes: ReadonlyMap<string, { explanation: string; source: string }> = new Map(),
+  previous: readonly { location: string; holiday: string; side: string; explanation: string; source: string }[] = [],
 ): string {
   const q = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const key = (location: string, holiday: string, side: string) => `${location}\t${holiday}\t${side}`;
+  const notes = new Map(previous.map((r) => [key(r.location, r.holiday, r.side), r]));
   const rows = new Set<string>();
   for (const x of g) {
     const c = covered(x.location, x.closed_by, x.name);
@@ -121,7 +123,7 @@ export function backlogCsv(
     if (!left.length) continue;
     // A group no ledger row touches: one row for the country, or for all its subdivisions; a partly settled one: its dates left.
     const location = left.length === x.dates.length && x.location.includes('-') ? `${x.location.slice(0, 2)}-*` : x.location;
-    const note = notes.get(`${location}\t${x.name}\t${x.closed_by}`) ?? { explanation: '', source: '' };
+    const note = notes.get(key(location, x.name, x.closed_by)) ?? { explanation: '', source: '' };
     rows.add(`${location},${q(x.name)},${x.closed_by},${left.length === x.dates.length ? '' : left.join(' ')},unreviewed,${q(note.explanation)},${q(note.source)}`);
   }
   return ['location,holiday,side,dates,verdict,explanation,source', ...[...rows].sort()].join('\n') + '\n';
@@ -144,17 +146,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const backlog = arg('backlog');
   if (backlog) {
     // Groups a ledger row settles stay out of the backlog.
+    type Row = { location: string; holiday: string; side: string; dates: string; explanation: string; source: string };
+    const readRows = (file: string) => parse(readFileSync(file, 'utf8'), { columns: true, skip_empty_lines: true, trim: true }) as Row[];
     const dir = join(ROOT, 'test', 'python-holidays');
     const rows = readdirSync(dir)
       .filter((f) => /^ledger.*\.csv$/.test(f))
-      .flatMap((f) => parse(readFileSync(join(dir, f), 'utf8'), { columns: true, skip_empty_lines: true, trim: true }) as { location: string; holiday: string; side: string; dates: string }[]);
+      .flatMap((f) => readRows(join(dir, f)));
     const covered = (location: string, side: string, name: string): Set<string> | 'all' => {
       const mine = rows.filter((r) => (r.location.endsWith('-*') ? location.startsWith(r.location.slice(0, -1)) : r.location === location) && r.holiday === name && r.side === side);
       return mine.some((r) => r.dates === '') ? 'all' : new Set(mine.flatMap((r) => r.dates.split(' ')));
     };
     // What reviewers noted on a row that is still open stays with it.
-    const before = existsSync(backlog) ? (parse(readFileSync(backlog, 'utf8'), { columns: true, skip_empty_lines: true, trim: true }) as { location: string; holiday: string; side: string; explanation: string; source: string }[]) : [];
-    const notes = new Map(before.filter((r) => r.explanation || r.source).map((r) => [`${r.location}\t${r.holiday}\t${r.side}`, { explanation: r.explanation, source: r.source }]));
-    writeFileSync(backlog, backlogCsv(g, covered, notes));
+    writeFileSync(backlog, backlogCsv(g, covered, existsSync(backlog) ? readRows(backlog) : []));
   }
 }
